@@ -1,0 +1,10 @@
+# Warning flags (-Werror with KIRCHHOFF_WERROR) and the sanitizer build (KIRCHHOFF_SANITIZE).
+add_library(kirchhoff_warnings INTERFACE)
+target_compile_options(kirchhoff_warnings INTERFACE -Wall -Wextra -Wpedantic)
+if(KIRCHHOFF_WERROR)
+  target_compile_options(kirchhoff_warnings INTERFACE -Werror)
+endif()
+if(KIRCHHOFF_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -1,0 +1,49 @@
+// The interface between physics and the generic run loop (run/Simulation): a model maps the
+// one-step state k to k+1 and reports its invariants; it knows nothing of files, decks or signals.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/Snapshot.hpp"
+#include "core/State.hpp"
+
+namespace kirchhoff {
+
+/// What one step did (nonlinear iterations, final residual). Logged by the loop.
+struct StepReport {
+  int iterations = 0;
+  double residualNorm = 0.0;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+
+  /// Model name as in the deck's `model:` key and the log's `model` attribute.
+  virtual std::string name() const = 0;
+  /// Constant time step h.
+  virtual double timeStep() const = 0;
+  /// State at step 0 built from the configuration.
+  virtual State initialState() = 0;
+  /// Called after a checkpoint was read: checks field names and sizes (throws CheckpointError)
+  /// and rebuilds caches. Must not change the state values.
+  virtual void restore(State& s) = 0;
+  /// Advances the fields of `s` from step k to k+1. Throws NumericalError on failure and then
+  /// leaves `s` unchanged. The loop advances s.step and s.time afterwards.
+  virtual StepReport step(State& s) = 0;
+  /// Names of the invariant-log columns after `step` and `time` (fixed for a run).
+  virtual std::vector<std::string> invariantNames() const = 0;
+  /// Their values at `s`; `last` is the report of the step that produced `s` (zeros at step 0).
+  /// Collective over the model's communicator; the result is the same on every rank.
+  virtual std::vector<double> invariants(const State& s, const StepReport& last) = 0;
+  /// Physical stop conditions checked on a valid state (a vortex too close to a body, a dry
+  /// point, ...). Throws NumericalError(..., checkpointState = true) to stop with a checkpoint.
+  virtual void check(const State& /*s*/) {}
+  /// Fills a snapshot for the trajectory output; returns false if the model has none.
+  virtual bool snapshot(const State& /*s*/, Snapshot& /*out*/) { return false; }
+  /// One line for the sweep summary table (final state).
+  virtual std::string summary(const State& /*s*/) { return ""; }
+};
+
+}  // namespace kirchhoff

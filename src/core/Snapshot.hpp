@@ -1,0 +1,30 @@
+// A model's picture of its state for trajectory output (body polygons, vortices, a free surface):
+// plain geometry the io/SnapshotWriter stores in HDF5 with an XDMF index for ParaView.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kirchhoff {
+
+/// One geometric object set: points in 2D or 3D, grouped into cells of one topology.
+struct SnapshotMesh {
+  enum class Topology { Points, Polyline, Polygon };
+  std::string name;                 ///< e.g. "bodies", "vortices", "surface"
+  Topology topology = Topology::Points;
+  int dim = 2;                      ///< 2 or 3 coordinates per point
+  std::vector<double> coordinates;  ///< dim * npoints, interleaved
+  std::vector<int> cellSizes;       ///< points per cell (Polyline / Polygon); empty for Points
+  /// Per-point attributes (name, one value per point).
+  std::vector<std::pair<std::string, std::vector<double>>> attributes;
+
+  int pointCount() const { return static_cast<int>(coordinates.size()) / dim; }
+};
+
+/// All meshes of one snapshot. Only rank 0's snapshot is written: models gather to rank 0.
+struct Snapshot {
+  std::vector<SnapshotMesh> meshes;
+};
+
+}  // namespace kirchhoff

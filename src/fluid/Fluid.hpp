@@ -1,0 +1,35 @@
+// The fluid half of fluidbody: for body poses g and vortices gamma, the added mass A(g), the
+// vortex momentum M_C, the Kirchhoff–Routh function W_G and the gradient of W = T_A + W_G + W_B.
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "fluid/PointVortices.hpp"
+#include "lie/SE2.hpp"
+
+namespace kirchhoff::fluid {
+
+/// Layout of every vector over configuration coordinates q: (theta_j, y_j,1, y_j,2) for each
+/// body j, then (gamma_i,1, gamma_i,2) for each vortex i: 3n + 2m entries.
+/// Body velocities Xi = (Omega_j, V_j,1, V_j,2), body frame: 3n entries.
+class Fluid {
+ public:
+  virtual ~Fluid() = default;
+  virtual int bodyCount() const = 0;
+  /// Sets poses and vortices and performs the Neumann solves (collective on the communicator).
+  virtual void setConfiguration(const std::vector<lie::Pose>& poses, const Vortices& vortices) = 0;
+  /// Added-mass tensor A(g), 3n x 3n, body frames (fluid density included).
+  virtual Eigen::MatrixXd addedMass() const = 0;
+  /// M_C = sum_i K_i Psi_B(gamma_i), 3n.
+  virtual Eigen::VectorXd vortexMomentum() const = 0;
+  /// W_G = 1/2 sum_i K_i (psi_I(gamma_i) + sum_{j != i} psi_gamma_j(gamma_i)).
+  virtual double kirchhoffRouth() const = 0;
+  /// Gradient over q (layout above) of F(q) = 1/2 <A(g) Xi, Xi> + W_G + <M_C, Xi> at fixed Xi.
+  virtual Eigen::VectorXd lagrangianGradient(const Eigen::VectorXd& Xi) = 0;
+  /// Vortex velocities u(gamma_i) = u_gamma (no self term) + u_I + <grad Phi_B, Xi>.
+  virtual std::vector<lie::Vec2> vortexVelocities(const Eigen::VectorXd& Xi) const = 0;
+};
+
+}  // namespace kirchhoff::fluid

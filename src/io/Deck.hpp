@@ -1,0 +1,78 @@
+// A validated YAML input deck: strict checks against a Schema (unknown key, wrong type, range,
+// missing key, unknown choice), each failure a DeckError naming file, line, column and key.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/Error.hpp"
+#include "io/Schema.hpp"
+
+namespace kirchhoff::io {
+
+/// Read access to one validated map of the deck. Missing optional keys return their defaults.
+class DeckNode {
+ public:
+  DeckNode(YAML::Node node, const Section* section, std::string path, const std::string* file,
+           std::vector<std::pair<std::string, std::string>> chosen);
+
+  bool has(const std::string& key) const;
+  double real(const std::string& key) const;
+  long integer(const std::string& key) const;
+  bool boolean(const std::string& key) const;
+  std::string string(const std::string& key) const;
+  std::vector<double> vector(const std::string& key) const;  ///< RealVector or RealList
+  DeckNode map(const std::string& key) const;                ///< present, or an empty map
+  std::vector<DeckNode> list(const std::string& key) const;  ///< empty if absent
+  /// "deck.yaml:12:5" of a key (or of this map if key is empty).
+  std::string where(const std::string& key = "") const;
+  /// "bodies[1].shape.radius"
+  std::string keyPath(const std::string& key) const;
+  /// Throws a DeckError for a cross-key check the schema cannot express (e.g. overlapping bodies).
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+
+ private:
+  const KeySpec& spec(const std::string& key) const;
+  YAML::Node valueOrDefault(const std::string& key) const;
+
+  YAML::Node node_;
+  const Section* section_;
+  std::string path_;
+  const std::string* file_;
+  std::vector<std::pair<std::string, std::string>> chosen_;
+};
+
+class Deck {
+ public:
+  /// Parses and validates `text` (the contents of `file`); throws DeckError.
+  Deck(const std::string& text, const std::string& file, const Schema& schema);
+  /// Reads and validates a file; throws DeckError if unreadable.
+  static Deck fromFile(const std::string& file, const Schema& schema);
+
+  DeckNode root() const;
+  const std::string& text() const { return text_; }
+  const std::string& file() const { return file_; }
+  const Schema& schema() const { return *schema_; }
+  /// 64-bit FNV-1a hash of the deck text (stored in checkpoints).
+  std::uint64_t hash() const;
+  /// The deck's `petsc_options:` string ("" if absent).
+  std::string petscOptions() const;
+  /// A new deck with the scalar at `path` (e.g. "bodies[0].density") replaced by `value`,
+  /// re-validated; used by sweeps.
+  Deck withOverride(const std::string& path, const YAML::Node& value) const;
+
+ private:
+  std::string text_;
+  std::string file_;
+  const Schema* schema_;
+  YAML::Node root_;
+};
+
+/// Strict validation of `node` against `section`; throws DeckError.
+void validate(const YAML::Node& node, const Section& section, const std::string& path,
+              const std::string& file);
+
+}  // namespace kirchhoff::io

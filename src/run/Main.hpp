@@ -1,0 +1,43 @@
+// The generic main() of every driver: MPI/PETSc start-up, command line, deck, model, the
+// Simulation loop (or a sweep over sub-communicators), errors mapped to exit codes.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "core/Model.hpp"
+#include "io/Deck.hpp"
+#include "io/Schema.hpp"
+
+namespace kirchhoff::run {
+
+/// A driver-specific command (e.g. `kirchhoff-fluidbody --added-mass DECK`): runs instead of the
+/// time loop on the validated deck and returns an exit code.
+struct Tool {
+  std::string flag;  ///< "--added-mass"
+  std::string help;  ///< one line for --help
+  std::function<int(const io::Deck&, MPI_Comm)> run;
+};
+
+/// Everything a driver contributes; the rest is shared.
+struct Driver {
+  std::string model;  ///< "fluidbody": the executable is kirchhoff-<model>, decks say `model: <model>`
+  std::string description;
+  /// Adds the model's keys to the schema (the common run keys are already there).
+  std::function<void(io::Schema&)> addKeys;
+  /// Builds the model for one configuration on `comm` (throws DeckError/ConfigurationError).
+  std::function<std::unique_ptr<Model>(const io::Deck&, MPI_Comm comm)> make;
+  std::vector<Tool> tools;
+};
+
+/// The full schema of a driver: common run keys plus the model's keys.
+io::Schema driverSchema(const Driver& d);
+
+/// main() of a driver. Returns the process exit code (see core/Error.hpp).
+int main(int argc, char** argv, const Driver& driver);
+
+}  // namespace kirchhoff::run
