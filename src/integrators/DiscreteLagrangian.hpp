@@ -1,0 +1,27 @@
+// A discrete Lagrangian L_d(q_k, q_k+1) seen by the position–momentum DEL solver: its value and
+// both slot derivatives D1 L_d, D2 L_d (Marsden & West 2001, eqs. (1.5.6)-(1.5.7) in (q, p) form).
+#pragma once
+
+#include <Eigen/Dense>
+
+namespace kirchhoff::integrators {
+
+class DiscreteLagrangian {
+ public:
+  virtual ~DiscreteLagrangian() = default;
+  /// Number of configuration coordinates.
+  virtual int dimension() const = 0;
+  /// L_d(q0, q1) (collective over the solver's communicator; same value on every rank).
+  virtual double value(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) = 0;
+  /// D1 L_d(q0, q1) and D2 L_d(q0, q1); either pointer may be null (collective).
+  virtual void slotDerivatives(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,
+                               Eigen::VectorXd* d1, Eigen::VectorXd* d2) = 0;
+  /// An approximation of d(D1 L_d)/d q1 at (q0, q1) for preconditioning or a chord Jacobian;
+  /// empty if the Lagrangian has none (then finite differences are used).
+  virtual Eigen::MatrixXd approximateJacobian(const Eigen::VectorXd& /*q0*/,
+                                              const Eigen::VectorXd& /*q1*/) {
+    return {};
+  }
+};
+
+}  // namespace kirchhoff::integrators

@@ -1,0 +1,240 @@
+// Checkpoint write (collective parallel HDF5, temporary name, fsync, rename by rank 0, rotation)
+// and read (independent per rank, hash-verified, newest valid file first).
+#include "io/Checkpoint.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "core/Error.hpp"
+#include "io/Hdf5.hpp"
+
+namespace kirchhoff::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kFormat = "kirchhoff-checkpoint-1";
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t bits(double v) {
+  std::uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+std::uint64_t nameHash(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string hex(std::uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%016" PRIx64, v);
+  return b;
+}
+
+std::uint64_t parseHex(const std::string& s) { return std::strtoull(s.c_str(), nullptr, 16); }
+
+int rankOf(MPI_Comm c) {
+  int r = 0;
+  MPI_Comm_rank(c, &r);
+  return r;
+}
+
+void fsyncPath(const std::string& p) {
+  int fd = ::open(p.c_str(), O_RDONLY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+std::string fileName(std::int64_t step) {
+  char b[64];
+  std::snprintf(b, sizeof b, "checkpoint_%010" PRId64 ".h5", step);
+  return b;
+}
+
+}  // namespace
+
+std::uint64_t stateHash(const State& s, MPI_Comm comm) {
+  const bool root = rankOf(comm) == 0;
+  std::uint64_t local = 0;
+  for (const auto& f : s.fields) {
+    if (!f.distributed && !root) continue;  // replicated values count once
+    const std::uint64_t hn = nameHash(f.name);
+    const std::uint64_t base = f.distributed ? f.offset : 0;
+    for (std::size_t i = 0; i < f.data.size(); ++i)
+      local += splitmix(splitmix(hn + base + i) + bits(f.data[i]));
+    if (root) local += splitmix(hn ^ f.globalSize());
+  }
+  std::uint64_t total = 0;
+  MPI_Allreduce(&local, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
+  return total + splitmix(static_cast<std::uint64_t>(s.step)) + splitmix(bits(s.time) + 1);
+}
+
+CheckpointStore::CheckpointStore(MPI_Comm comm, std::string directory, int keep)
+    : comm_(comm), dir_(std::move(directory)), keep_(std::max(keep, 2)) {}
+
+std::string CheckpointStore::write(const State& s, const std::string& model, double dt,
+                                   std::uint64_t deckHash) {
+  h5::silenceErrors();
+  const bool root = rankOf(comm_) == 0;
+  if (root) fs::create_directories(dir_);
+  MPI_Barrier(comm_);
+  const std::string final = dir_ + "/" + fileName(s.step);
+  const std::string tmp = dir_ + "/." + fileName(s.step) + ".tmp";
+  const std::uint64_t hash = stateHash(s, comm_);
+  int size = 1;
+  MPI_Comm_size(comm_, &size);
+  {
+    h5::Handle fapl(h5::check(H5Pcreate(H5P_FILE_ACCESS), "fapl"));
+    h5::checkStatus(H5Pset_fapl_mpio(fapl, comm_, MPI_INFO_NULL), "mpio");
+    h5::Handle f(h5::check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl),
+                           "cannot create checkpoint " + tmp));
+    h5::writeStringAttribute(f, "format", kFormat);
+    h5::writeStringAttribute(f, "model", model);
+    h5::writeInt64Attribute(f, "step", s.step);
+    h5::writeDoubleAttribute(f, "time", s.time);
+    h5::writeDoubleAttribute(f, "dt", dt);
+    h5::writeStringAttribute(f, "deck_hash", hex(deckHash));
+    h5::writeStringAttribute(f, "state_hash", hex(hash));
+    h5::writeInt64Attribute(f, "nranks", size);
+    h5::Handle g(h5::check(H5Gcreate2(f, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"));
+    h5::Handle dxpl(h5::check(H5Pcreate(H5P_DATASET_XFER), "dxpl"));
+    h5::checkStatus(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "collective");
+    for (const auto& fld : s.fields) {
+      hsize_t dims[1] = {fld.globalSize()};
+      h5::Handle space(h5::check(H5Screate_simple(1, dims, nullptr), "space"));
+      h5::Handle d(h5::check(H5Dcreate2(g, fld.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
+                                        H5P_DEFAULT, H5P_DEFAULT), "create " + fld.name));
+      h5::writeInt64Attribute(d, "distributed", fld.distributed ? 1 : 0);
+      const bool mine = fld.distributed || root;
+      hsize_t start[1] = {fld.distributed ? fld.offset : 0};
+      hsize_t count[1] = {mine ? fld.data.size() : 0};
+      hsize_t mdims[1] = {std::max<hsize_t>(count[0], 1)};
+      h5::Handle mem(h5::check(H5Screate_simple(1, mdims, nullptr), "memspace"));
+      if (mine && count[0] > 0) {
+        h5::checkStatus(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select");
+      } else {
+        H5Sselect_none(space);
+        H5Sselect_none(mem);
+      }
+      const double dummy = 0.0;
+      h5::checkStatus(H5Dwrite(d, H5T_NATIVE_DOUBLE, mem, space, dxpl,
+                               count[0] > 0 ? fld.data.data() : &dummy), "write " + fld.name);
+    }
+    h5::checkStatus(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush " + tmp);
+  }
+  MPI_Barrier(comm_);
+  if (root) {
+    fsyncPath(tmp);
+    fs::rename(tmp, final);
+    fsyncPath(dir_);
+    auto files = list();
+    for (std::size_t i = static_cast<std::size_t>(keep_); i < files.size(); ++i) fs::remove(files[i]);
+  }
+  MPI_Barrier(comm_);
+  return final;
+}
+
+std::vector<std::string> CheckpointStore::list() const {
+  std::vector<std::pair<std::string, std::string>> files;  // (name, path)
+  std::error_code ec;
+  if (!fs::is_directory(dir_, ec)) return {};
+  for (const auto& e : fs::directory_iterator(dir_, ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("checkpoint_", 0) == 0 && e.path().extension() == ".h5")
+      files.emplace_back(n, e.path().string());
+  }
+  std::sort(files.begin(), files.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  std::vector<std::string> out;
+  for (auto& f : files) out.push_back(f.second);
+  return out;
+}
+
+CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const std::string& model) const {
+  h5::silenceErrors();
+  CheckpointInfo info;
+  info.path = path;
+  std::string error;
+  try {
+    if (!fs::exists(path)) throw CheckpointError("no such file");
+    h5::Handle f(h5::check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT),
+                           "not a readable HDF5 file (truncated or corrupt)"));
+    if (h5::readStringAttribute(f, "format") != kFormat) throw CheckpointError("not a kirchhoff checkpoint");
+    info.model = h5::readStringAttribute(f, "model");
+    if (info.model != model)
+      throw CheckpointError("checkpoint is for model '" + info.model + "', not '" + model + "'");
+    info.step = h5::readInt64Attribute(f, "step");
+    info.time = h5::readDoubleAttribute(f, "time");
+    info.dt = h5::readDoubleAttribute(f, "dt");
+    info.deckHash = parseHex(h5::readStringAttribute(f, "deck_hash"));
+    info.stateHash = parseHex(h5::readStringAttribute(f, "state_hash"));
+    h5::Handle g(h5::check(H5Gopen2(f, "state", H5P_DEFAULT), "no /state group"));
+    for (auto& fld : s.fields) {
+      h5::Handle d(h5::check(H5Dopen2(g, fld.name.c_str(), H5P_DEFAULT), "missing state field " + fld.name));
+      if (h5::length(d) != fld.globalSize())
+        throw CheckpointError("state field " + fld.name + " has " + std::to_string(h5::length(d)) +
+                              " values, the deck needs " + std::to_string(fld.globalSize()));
+      if (fld.data.empty()) continue;
+      h5::Handle space(h5::check(H5Dget_space(d), "space"));
+      hsize_t start[1] = {fld.distributed ? fld.offset : 0}, count[1] = {fld.data.size()};
+      h5::checkStatus(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr), "select");
+      h5::Handle mem(h5::check(H5Screate_simple(1, count, nullptr), "memspace"));
+      h5::checkStatus(H5Dread(d, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, fld.data.data()),
+                      "cannot read state field " + fld.name);
+    }
+    s.step = info.step;
+    s.time = info.time;
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  // Agree over ranks before the collective hash.
+  int bad = error.empty() ? 0 : 1, anyBad = 0;
+  MPI_Allreduce(&bad, &anyBad, 1, MPI_INT, MPI_MAX, comm_);
+  if (anyBad) {
+    if (error.empty()) error = "unreadable on another rank";
+    throw CheckpointError(path + ": " + error);
+  }
+  const std::uint64_t h = stateHash(s, comm_);
+  if (h != info.stateHash)
+    throw CheckpointError(path + ": state hash mismatch (stored " + hex(info.stateHash) + ", computed " +
+                          hex(h) + "): the file is corrupt");
+  return info;
+}
+
+CheckpointInfo CheckpointStore::readNewest(State& s, const std::string& model,
+                                           std::vector<std::string>* warnings) const {
+  const auto files = list();
+  if (files.empty()) throw CheckpointError("no checkpoint in " + dir_ + " to restart from");
+  std::string reasons;
+  for (const auto& f : files) {
+    State trial = s;
+    try {
+      CheckpointInfo info = read(f, trial, model);
+      s = std::move(trial);
+      return info;
+    } catch (const CheckpointError& e) {
+      if (warnings) warnings->push_back(std::string("skipping checkpoint ") + e.what());
+      reasons += std::string("\n  ") + e.what();
+    }
+  }
+  throw CheckpointError("no usable checkpoint in " + dir_ + ":" + reasons);
+}
+
+}  // namespace kirchhoff::io

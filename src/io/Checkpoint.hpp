@@ -1,0 +1,53 @@
+// Checkpoints of a State in OUTDIR/checkpoints/: written collectively (parallel HDF5) to a
+// temporary name, flushed, renamed by rank 0; verified on read by a hash of the state values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "core/State.hpp"
+
+namespace kirchhoff::io {
+
+/// Metadata of a checkpoint besides the state values.
+struct CheckpointInfo {
+  std::string path;
+  std::int64_t step = 0;
+  double time = 0.0;
+  double dt = 0.0;
+  std::string model;
+  std::uint64_t deckHash = 0;
+  std::uint64_t stateHash = 0;
+};
+
+/// Hash of every field value, its name and position, and of step and time. Independent of the
+/// distribution over ranks (a position-keyed sum), collective on comm.
+std::uint64_t stateHash(const State& s, MPI_Comm comm);
+
+class CheckpointStore {
+ public:
+  CheckpointStore(MPI_Comm comm, std::string directory, int keep);
+
+  /// Writes `s` as checkpoint_<step>.h5 (collective); keeps the `keep` newest. Returns the path.
+  std::string write(const State& s, const std::string& model, double dt, std::uint64_t deckHash);
+  /// Reads the checkpoint at `path` into `s`, which must carry the model's field layout
+  /// (names, sizes, distributed offsets) from Model::initialState. Throws CheckpointError.
+  CheckpointInfo read(const std::string& path, State& s, const std::string& model) const;
+  /// Reads the newest valid checkpoint, falling back to older ones; each rejected file adds a
+  /// warning. Throws CheckpointError if none is usable.
+  CheckpointInfo readNewest(State& s, const std::string& model,
+                            std::vector<std::string>* warnings) const;
+  /// Checkpoint files, newest first.
+  std::vector<std::string> list() const;
+  const std::string& directory() const { return dir_; }
+
+ private:
+  MPI_Comm comm_;
+  std::string dir_;
+  int keep_;
+};
+
+}  // namespace kirchhoff::io

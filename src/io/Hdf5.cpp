@@ -1,0 +1,160 @@
+// HDF5 C API helpers: RAII close, checked calls, scalar attributes, extendible 1-D datasets.
+// Errors become kirchhoff::Error exceptions; HDF5's own error printing is switched off.
+#include "io/Hdf5.hpp"
+
+#include "core/Error.hpp"
+
+namespace kirchhoff::io::h5 {
+
+void Handle::close() {
+  if (id_ < 0) return;
+  switch (H5Iget_type(id_)) {
+    case H5I_FILE: H5Fclose(id_); break;
+    case H5I_GROUP: H5Gclose(id_); break;
+    case H5I_DATASET: H5Dclose(id_); break;
+    case H5I_DATASPACE: H5Sclose(id_); break;
+    case H5I_DATATYPE: H5Tclose(id_); break;
+    case H5I_ATTR: H5Aclose(id_); break;
+    case H5I_GENPROP_LST: H5Pclose(id_); break;
+    default: break;
+  }
+  id_ = H5I_INVALID_HID;
+}
+
+hid_t check(hid_t id, const std::string& what) {
+  if (id < 0) throw Error("HDF5: " + what, kExitData);
+  return id;
+}
+
+void checkStatus(herr_t status, const std::string& what) {
+  if (status < 0) throw Error("HDF5: " + what, kExitData);
+}
+
+void silenceErrors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+void writeStringAttribute(hid_t obj, const std::string& name, const std::string& value) {
+  Handle type(check(H5Tcopy(H5T_C_S1), "string type"));
+  checkStatus(H5Tset_size(type, value.empty() ? 1 : value.size()), "string size");
+  checkStatus(H5Tset_strpad(type, H5T_STR_NULLPAD), "string pad");
+  Handle space(check(H5Screate(H5S_SCALAR), "scalar space"));
+  if (H5Aexists(obj, name.c_str()) > 0) H5Adelete(obj, name.c_str());
+  Handle attr(check(H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+                    "create attribute " + name));
+  const char zero = '\0';
+  checkStatus(H5Awrite(attr, type, value.empty() ? &zero : value.data()), "write attribute " + name);
+}
+
+namespace {
+template <class T>
+void writeScalarAttribute(hid_t obj, const std::string& name, hid_t type, T value) {
+  Handle space(check(H5Screate(H5S_SCALAR), "scalar space"));
+  if (H5Aexists(obj, name.c_str()) > 0) H5Adelete(obj, name.c_str());
+  Handle attr(check(H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+                    "create attribute " + name));
+  checkStatus(H5Awrite(attr, type, &value), "write attribute " + name);
+}
+template <class T>
+T readScalarAttribute(hid_t obj, const std::string& name, hid_t type) {
+  Handle attr(check(H5Aopen(obj, name.c_str(), H5P_DEFAULT), "missing attribute " + name));
+  T v{};
+  checkStatus(H5Aread(attr, type, &v), "read attribute " + name);
+  return v;
+}
+}  // namespace
+
+void writeInt64Attribute(hid_t obj, const std::string& name, std::int64_t value) {
+  writeScalarAttribute(obj, name, H5T_NATIVE_INT64, value);
+}
+void writeDoubleAttribute(hid_t obj, const std::string& name, double value) {
+  writeScalarAttribute(obj, name, H5T_NATIVE_DOUBLE, value);
+}
+bool hasAttribute(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }
+
+std::string readStringAttribute(hid_t obj, const std::string& name) {
+  Handle attr(check(H5Aopen(obj, name.c_str(), H5P_DEFAULT), "missing attribute " + name));
+  Handle type(check(H5Aget_type(attr), "attribute type " + name));
+  if (H5Tget_class(type) != H5T_STRING) throw Error("HDF5: attribute " + name + " is not a string", kExitData);
+  if (H5Tis_variable_str(type) > 0) {
+    char* s = nullptr;
+    Handle mem(check(H5Tget_native_type(type, H5T_DIR_ASCEND), "native type"));
+    checkStatus(H5Aread(attr, mem, &s), "read attribute " + name);
+    std::string r = s ? s : "";
+    H5free_memory(s);
+    return r;
+  }
+  const std::size_t n = H5Tget_size(type);
+  std::string r(n, '\0');
+  checkStatus(H5Aread(attr, type, r.data()), "read attribute " + name);
+  r.resize(r.find('\0') == std::string::npos ? n : r.find('\0'));
+  return r;
+}
+std::int64_t readInt64Attribute(hid_t obj, const std::string& name) {
+  return readScalarAttribute<std::int64_t>(obj, name, H5T_NATIVE_INT64);
+}
+double readDoubleAttribute(hid_t obj, const std::string& name) {
+  return readScalarAttribute<double>(obj, name, H5T_NATIVE_DOUBLE);
+}
+
+hid_t createExtendible(hid_t loc, const std::string& name, hid_t type, hsize_t chunk) {
+  hsize_t dims[1] = {0}, maxdims[1] = {H5S_UNLIMITED}, chunks[1] = {chunk};
+  Handle space(check(H5Screate_simple(1, dims, maxdims), "space " + name));
+  Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "plist"));
+  checkStatus(H5Pset_chunk(plist, 1, chunks), "chunk " + name);
+  return check(H5Dcreate2(loc, name.c_str(), type, space, H5P_DEFAULT, plist, H5P_DEFAULT),
+               "create dataset " + name);
+}
+
+hsize_t length(hid_t dset) {
+  Handle space(check(H5Dget_space(dset), "dataspace"));
+  hsize_t dims[1] = {0};
+  if (H5Sget_simple_extent_ndims(space) != 1) throw Error("HDF5: dataset is not 1-D", kExitData);
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  return dims[0];
+}
+
+void append(hid_t dset, hid_t type, const void* data, hsize_t n) {
+  if (n == 0) return;
+  const hsize_t old = length(dset);
+  hsize_t newSize[1] = {old + n};
+  checkStatus(H5Dset_extent(dset, newSize), "extend dataset");
+  Handle fspace(check(H5Dget_space(dset), "dataspace"));
+  hsize_t start[1] = {old}, count[1] = {n};
+  checkStatus(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, nullptr, count, nullptr), "select");
+  Handle mspace(check(H5Screate_simple(1, count, nullptr), "memspace"));
+  checkStatus(H5Dwrite(dset, type, mspace, fspace, H5P_DEFAULT, data), "append");
+}
+
+namespace {
+template <class T>
+std::vector<T> readAll(hid_t loc, const std::string& name, hid_t type) {
+  Handle d(check(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), "missing dataset " + name));
+  std::vector<T> v(length(d));
+  if (!v.empty()) checkStatus(H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "read " + name);
+  return v;
+}
+}  // namespace
+
+std::vector<double> readDoubles(hid_t loc, const std::string& name) {
+  return readAll<double>(loc, name, H5T_NATIVE_DOUBLE);
+}
+std::vector<std::int64_t> readInt64s(hid_t loc, const std::string& name) {
+  return readAll<std::int64_t>(loc, name, H5T_NATIVE_INT64);
+}
+
+void writeDoubles(hid_t loc, const std::string& name, const std::vector<double>& v) {
+  hsize_t dims[1] = {v.size()};
+  Handle space(check(H5Screate_simple(1, dims, nullptr), "space " + name));
+  Handle d(check(H5Dcreate2(loc, name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT,
+                            H5P_DEFAULT), "create " + name));
+  if (!v.empty()) checkStatus(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "write " + name);
+}
+
+void writeInts(hid_t loc, const std::string& name, const std::vector<int>& v) {
+  hsize_t dims[1] = {v.size()};
+  Handle space(check(H5Screate_simple(1, dims, nullptr), "space " + name));
+  Handle d(check(H5Dcreate2(loc, name.c_str(), H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT,
+                            H5P_DEFAULT), "create " + name));
+  if (!v.empty()) checkStatus(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "write " + name);
+}
+
+}  // namespace kirchhoff::io::h5

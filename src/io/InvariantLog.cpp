@@ -1,0 +1,166 @@
+// The invariant log: buffered rows appended to extendible datasets of /invariants, truncation to
+// a checkpoint's step on restart, and a checkpoint-time copy used when the log itself is damaged.
+#include "io/InvariantLog.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/Error.hpp"
+#include "io/Hdf5.hpp"
+
+namespace kirchhoff::io {
+
+namespace fs = std::filesystem;
+
+InvariantLog::InvariantLog(std::string path, std::vector<std::string> names, int flushInterval)
+    : path_(std::move(path)), names_(std::move(names)), flushInterval_(flushInterval),
+      columns_(names_.size()) {}
+
+InvariantLog::InvariantLog(InvariantLog&&) noexcept = default;
+InvariantLog& InvariantLog::operator=(InvariantLog&&) noexcept = default;
+
+InvariantLog::~InvariantLog() {
+  try {
+    flush();
+  } catch (...) {
+    // Destructors must not throw; a failed final flush was already reported by flush() callers.
+  }
+}
+
+InvariantLog InvariantLog::create(const std::string& path, const std::vector<std::string>& names,
+                                  const std::map<std::string, std::string>& attributes,
+                                  std::int64_t nranks, int flushInterval) {
+  h5::silenceErrors();
+  const std::string tmp = path + ".tmp";
+  {
+    h5::Handle f(h5::check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                           "cannot create " + tmp));
+    for (const auto& [k, v] : attributes) h5::writeStringAttribute(f, k, v);
+    h5::writeInt64Attribute(f, "nranks", nranks);
+    h5::Handle g(h5::check(H5Gcreate2(f, "invariants", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                           "create /invariants"));
+    h5::Handle s(h5::createExtendible(g, "step", H5T_NATIVE_INT64, 1024));
+    h5::Handle t(h5::createExtendible(g, "time", H5T_NATIVE_DOUBLE, 1024));
+    std::string order;
+    for (const auto& n : names) {
+      if (n == "step" || n == "time") throw Error("invariant name '" + n + "' is reserved", kExitNumerical);
+      h5::Handle d(h5::createExtendible(g, n, H5T_NATIVE_DOUBLE, 1024));
+      order += (order.empty() ? "" : ",") + n;
+    }
+    h5::writeStringAttribute(g, "columns", order);
+  }
+  fs::rename(tmp, path);
+  return InvariantLog(path, names, flushInterval);
+}
+
+namespace {
+
+/// Opens `path`, checks its columns, and cuts it after `step`. Returns false if unusable.
+/// Rows kept: steps s <= step on the logging grid (s % interval == 0); the last must be the grid
+/// point at or below `step`, which proves the log is complete up to the checkpoint.
+bool truncateLog(const std::string& path, const std::vector<std::string>& names, std::int64_t step,
+                 int interval, std::string* why) {
+  if (!fs::exists(path)) return *why = path + " does not exist", false;
+  try {
+    h5::Handle f(h5::check(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + path));
+    h5::Handle g(h5::check(H5Gopen2(f, "invariants", H5P_DEFAULT), "no /invariants in " + path));
+    const auto steps = h5::readInt64s(g, "step");
+    std::size_t keep = 0;
+    while (keep < steps.size() && steps[keep] <= step && steps[keep] % interval == 0) ++keep;
+    const std::int64_t last = step - step % interval;
+    if (keep == 0 || steps[keep - 1] != last) {
+      *why = path + " has no row for step " + std::to_string(last);
+      return false;
+    }
+    std::vector<std::string> all = {"step", "time"};
+    all.insert(all.end(), names.begin(), names.end());
+    for (const auto& n : all) {
+      h5::Handle d(h5::check(H5Dopen2(g, n.c_str(), H5P_DEFAULT), "column " + n + " missing in " + path));
+      if (h5::length(d) < keep) {
+        *why = path + ": column " + n + " is shorter than the step column";
+        return false;
+      }
+      hsize_t size[1] = {keep};
+      h5::checkStatus(H5Dset_extent(d, size), "truncate " + n);
+    }
+    h5::writeInt64Attribute(f, "restarts",
+                            (h5::hasAttribute(f, "restarts") ? h5::readInt64Attribute(f, "restarts") : 0) + 1);
+    return true;
+  } catch (const Error& e) {
+    *why = e.what();
+    return false;
+  }
+}
+
+}  // namespace
+
+InvariantLog InvariantLog::reopen(const std::string& path, const std::vector<std::string>& names,
+                                  std::int64_t step, int logInterval, int flushInterval,
+                                  std::string* warning) {
+  h5::silenceErrors();
+  std::string why;
+  if (!truncateLog(path, names, step, logInterval, &why)) {
+    const std::string backup = path + ".ckpt";
+    std::string whyBackup;
+    if (!fs::exists(backup)) throw CheckpointError("cannot continue the invariant log: " + why);
+    fs::copy_file(backup, path + ".tmp", fs::copy_options::overwrite_existing);
+    fs::rename(path + ".tmp", path);
+    if (!truncateLog(path, names, step, logInterval, &whyBackup))
+      throw CheckpointError("cannot continue the invariant log: " + why + "; its copy: " + whyBackup);
+    if (warning) *warning = "invariant log unusable (" + why + "); continued from " + backup;
+  }
+  return InvariantLog(path, names, flushInterval);
+}
+
+void InvariantLog::append(std::int64_t step, double time, const std::vector<double>& values) {
+  if (values.size() != names_.size())
+    throw Error("invariant row has " + std::to_string(values.size()) + " values, expected " +
+                    std::to_string(names_.size()), kExitNumerical);
+  steps_.push_back(step);
+  times_.push_back(time);
+  for (std::size_t i = 0; i < values.size(); ++i) columns_[i].push_back(values[i]);
+  if (static_cast<int>(steps_.size()) >= flushInterval_) flush();
+}
+
+void InvariantLog::flush() {
+  if (steps_.empty() || path_.empty()) return;
+  h5::Handle f(h5::check(H5Fopen(path_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + path_));
+  h5::Handle g(h5::check(H5Gopen2(f, "invariants", H5P_DEFAULT), "no /invariants in " + path_));
+  auto put = [&](const std::string& n, hid_t type, const void* data) {
+    h5::Handle d(h5::check(H5Dopen2(g, n.c_str(), H5P_DEFAULT), "column " + n));
+    h5::append(d, type, data, steps_.size());
+  };
+  put("step", H5T_NATIVE_INT64, steps_.data());
+  put("time", H5T_NATIVE_DOUBLE, times_.data());
+  for (std::size_t i = 0; i < names_.size(); ++i) put(names_[i], H5T_NATIVE_DOUBLE, columns_[i].data());
+  h5::checkStatus(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush " + path_);
+  steps_.clear();
+  times_.clear();
+  for (auto& c : columns_) c.clear();
+}
+
+double InvariantLog::firstValue(const std::string& name) const {
+  h5::Handle f(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  if (!f.valid()) return std::nan("");
+  h5::Handle g(H5Gopen2(f, "invariants", H5P_DEFAULT));
+  if (!g.valid() || H5Lexists(g, name.c_str(), H5P_DEFAULT) <= 0) return std::nan("");
+  h5::Handle d(H5Dopen2(g, name.c_str(), H5P_DEFAULT));
+  if (!d.valid() || h5::length(d) == 0) return std::nan("");
+  h5::Handle space(H5Dget_space(d));
+  hsize_t start[1] = {0}, count[1] = {1};
+  H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr);
+  h5::Handle mem(H5Screate_simple(1, count, nullptr));
+  double v = std::nan("");
+  if (H5Dread(d, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, &v) < 0) return std::nan("");
+  return v;
+}
+
+void InvariantLog::snapshotForCheckpoint() {
+  flush();
+  const std::string tmp = path_ + ".ckpt.tmp";
+  fs::copy_file(path_, tmp, fs::copy_options::overwrite_existing);
+  fs::rename(tmp, path_ + ".ckpt");
+}
+
+}  // namespace kirchhoff::io

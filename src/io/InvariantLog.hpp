@@ -1,0 +1,51 @@
+// OUTDIR/invariants.h5: group /invariants with equal-length, chunked, extendible 1-D datasets
+// `step`, `time` and one per invariant; root attributes describe the run. Rank 0 writes it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kirchhoff::io {
+
+class InvariantLog {
+ public:
+  /// Creates a fresh log at `path` (replacing any old one) with the given columns and root
+  /// string/integer attributes.
+  static InvariantLog create(const std::string& path, const std::vector<std::string>& names,
+                             const std::map<std::string, std::string>& attributes,
+                             std::int64_t nranks, int flushInterval);
+  /// Reopens the log of a run being restarted at `step`: rows after `step` (and off the
+  /// logging grid step % logInterval == 0, e.g. a final row) are cut off, so the continued log
+  /// equals an uninterrupted one. Falls back to the copy `path.ckpt` taken at the last
+  /// checkpoint when the log itself is unreadable or too short; `warning` then says so.
+  static InvariantLog reopen(const std::string& path, const std::vector<std::string>& names,
+                             std::int64_t step, int logInterval, int flushInterval,
+                             std::string* warning);
+
+  InvariantLog(InvariantLog&&) noexcept;
+  InvariantLog& operator=(InvariantLog&&) noexcept;
+  ~InvariantLog();
+
+  /// Buffers one row; writes when flushInterval rows are buffered.
+  void append(std::int64_t step, double time, const std::vector<double>& values);
+  /// Writes buffered rows (the file is closed between flushes, so a crash rarely corrupts it).
+  void flush();
+  /// Flushes, then copies the log to `path.ckpt` (atomically) as the fallback for restarts.
+  void snapshotForCheckpoint();
+  const std::string& path() const { return path_; }
+  /// Value of a column in the first row on disk (NaN if none; buffered rows are not seen).
+  double firstValue(const std::string& name) const;
+
+ private:
+  InvariantLog(std::string path, std::vector<std::string> names, int flushInterval);
+  std::string path_;
+  std::vector<std::string> names_;
+  int flushInterval_;
+  std::vector<std::int64_t> steps_;
+  std::vector<double> times_;
+  std::vector<std::vector<double>> columns_;
+};
+
+}  // namespace kirchhoff::io

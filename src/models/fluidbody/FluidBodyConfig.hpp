@@ -1,0 +1,37 @@
+// Plain configuration of a fluidbody run (bodies, vortices, fluid density, time step), filled
+// from the deck by setup/fluidbody and handed to the model; no YAML or MPI in here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lie/SE2.hpp"
+
+namespace kirchhoff::fluidbody {
+
+struct BodyConfig {
+  std::string name;
+  std::vector<lie::Vec2> vertices;  ///< body frame, counter-clockwise, centroid at the origin
+  double mass = 0.0;                ///< m_j
+  double inertia = 0.0;             ///< i_j, polar moment about the centroid
+  lie::Pose pose;                   ///< (theta_j, y_j) at t = 0
+  double omega = 0.0;               ///< angular velocity at t = 0
+  lie::Vec2 velocity = lie::Vec2::Zero();  ///< centre velocity at t = 0
+  bool bodyFrameVelocity = false;   ///< velocity given in the body frame (V) instead of y_dot
+};
+
+struct VortexConfig {
+  lie::Vec2 position = lie::Vec2::Zero();
+  double circulation = 0.0;  ///< K_i, counter-clockwise positive
+};
+
+struct FluidBodyConfig {
+  double dt = 0.0;
+  double fluidDensity = 1.0;
+  std::vector<BodyConfig> bodies;
+  std::vector<VortexConfig> vortices;
+  /// Stop when a vortex comes closer to a body than this many panel lengths (or bodies touch).
+  double minDistancePanels = 1.0;
+};
+
+}  // namespace kirchhoff::fluidbody

@@ -1,0 +1,199 @@
+// fluidbody state (q_k, p_k, q_k-1 for the predictor), the DEL step with one retry from the
+// zero-order predictor, and the invariants logged every step.
+#include "models/fluidbody/FluidBodyModel.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "core/Error.hpp"
+
+namespace kirchhoff::fluidbody {
+
+namespace {
+
+std::vector<BodyMass> masses(const FluidBodyConfig& c) {
+  std::vector<BodyMass> m;
+  for (const auto& b : c.bodies) m.push_back({b.mass, b.inertia});
+  return m;
+}
+
+std::vector<double> circulations(const FluidBodyConfig& c) {
+  std::vector<double> K;
+  for (const auto& v : c.vortices) K.push_back(v.circulation);
+  return K;
+}
+
+std::vector<double> toStd(const Eigen::VectorXd& v) { return {v.data(), v.data() + v.size()}; }
+
+}  // namespace
+
+Eigen::Vector3d discreteMomentumMap(const Eigen::VectorXd& q, const Eigen::VectorXd& p, int n,
+                                    const std::vector<double>& K, double rho) {
+  Eigen::Vector3d J = Eigen::Vector3d::Zero();
+  for (int j = 0; j < n; ++j) {
+    const lie::Vec2 y = q.segment<2>(3 * j + 1), py = p.segment<2>(3 * j + 1);
+    J.head<2>() += py;
+    J[2] += p[3 * j] + lie::cross(y, py);
+  }
+  for (std::size_t i = 0; i < K.size(); ++i) {
+    const lie::Vec2 g = q.segment<2>(3 * n + 2 * static_cast<int>(i));
+    const lie::Vec2 pg = p.segment<2>(3 * n + 2 * static_cast<int>(i));
+    J.head<2>() += pg - 0.5 * rho * K[i] * lie::Jrot(g);
+    J[2] += lie::cross(g, pg);
+  }
+  return J;
+}
+
+FluidBodyModel::FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid> fluid,
+                               MPI_Comm comm)
+    : cfg_(std::move(cfg)), fluid_(std::move(fluid)),
+      lagrangian_(*fluid_, masses(cfg_), circulations(cfg_), cfg_.fluidDensity, cfg_.dt),
+      solver_(comm, lagrangian_, "del_"), n_(static_cast<int>(cfg_.bodies.size())),
+      m_(static_cast<int>(cfg_.vortices.size())) {}
+
+Eigen::VectorXd FluidBodyModel::vec(const State& s, const char* name) const {
+  const auto& v = s[name];
+  return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
+State FluidBodyModel::initialState() {
+  const int d = 3 * n_ + 2 * m_;
+  Eigen::VectorXd q(d), Xi(3 * n_);
+  for (int j = 0; j < n_; ++j) {
+    const BodyConfig& b = cfg_.bodies[static_cast<std::size_t>(j)];
+    q[3 * j] = b.pose.theta;
+    q.segment<2>(3 * j + 1) = b.pose.y;
+    Xi[3 * j] = b.omega;
+    Xi.segment<2>(3 * j + 1) = b.bodyFrameVelocity ? b.velocity : lie::Vec2(lie::rotation(-b.pose.theta) * b.velocity);
+  }
+  for (int i = 0; i < m_; ++i) q.segment<2>(3 * n_ + 2 * i) = cfg_.vortices[static_cast<std::size_t>(i)].position;
+  const Eigen::VectorXd p = lagrangian_.legendre(q, Xi);
+  // q_-1 = q_0 - h q_dot_0 seeds the extrapolating predictor of the first step.
+  const auto u = lagrangian_.vortexVelocities(Xi);
+  Eigen::VectorXd qprev = q;
+  for (int j = 0; j < n_; ++j) {
+    qprev[3 * j] -= cfg_.dt * Xi[3 * j];
+    qprev.segment<2>(3 * j + 1) -= cfg_.dt * lie::rotation(q[3 * j]) * Xi.segment<2>(3 * j + 1);
+  }
+  for (int i = 0; i < m_; ++i) qprev.segment<2>(3 * n_ + 2 * i) -= cfg_.dt * u[static_cast<std::size_t>(i)];
+  State s;
+  s.add("q", toStd(q));
+  s.add("p", toStd(p));
+  s.add("q_previous", toStd(qprev));
+  return s;
+}
+
+void FluidBodyModel::restore(State& s) {
+  const std::size_t d = static_cast<std::size_t>(3 * n_ + 2 * m_);
+  for (const char* f : {"q", "p", "q_previous"}) {
+    const Field* fld = s.find(f);
+    if (!fld || fld->data.size() != d)
+      throw CheckpointError(std::string("checkpoint field '") + f + "' does not match the deck (" +
+                            std::to_string(n_) + " bodies, " + std::to_string(m_) + " vortices)");
+  }
+}
+
+StepReport FluidBodyModel::step(State& s) {
+  const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p"), qprev = vec(s, "q_previous");
+  Eigen::VectorXd q1 = 2.0 * q - qprev, p1;
+  integrators::DelResult r = solver_.step(q, p, q1, p1);
+  if (!r.converged) {
+    // Retry once from the zero-order predictor q_k+1 = q_k (deterministic: depends on q_k only).
+    const integrators::DelResult first = r;
+    q1 = q;
+    r = solver_.step(q, p, q1, p1);
+    if (!r.converged) {
+      char b[256];
+      std::snprintf(b, sizeof b, "SNES (-del_) did not converge: %s after %d iterations, |F| = %.3e "
+                    "(retry from q_k: %s, %d iterations, |F| = %.3e); try a smaller dt or -del_snes_max_it",
+                    first.reason.c_str(), first.iterations, first.residualNorm, r.reason.c_str(),
+                    r.iterations, r.residualNorm);
+      throw NumericalError(b);
+    }
+    r.iterations += first.iterations;
+  }
+  s["q_previous"] = toStd(q);
+  s["q"] = toStd(q1);
+  s["p"] = toStd(p1);
+  return {r.iterations, r.residualNorm};
+}
+
+std::vector<std::string> FluidBodyModel::invariantNames() const {
+  std::vector<std::string> n = {"energy", "momentum_x", "momentum_y", "angular_momentum",
+                                "c2_momentum_x", "c2_momentum_y", "c2_angular_momentum",
+                                "impulse_x", "impulse_y", "angular_impulse", "legendre_residual"};
+  n.insert(n.end(), {"snes_iterations", "residual_norm"});
+  return n;
+}
+
+std::vector<double> FluidBodyModel::invariants(const State& s, const StepReport& last) {
+  const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p");
+  const Eigen::VectorXd Xi = lagrangian_.bodyVelocity(q, p);
+  const double H = lagrangian_.energy(Xi);
+  const auto& K = lagrangian_.circulations();
+  const double rho = cfg_.fluidDensity;
+  const Eigen::Vector3d J = discreteMomentumMap(q, p, n_, K, rho);
+  // Corollary 2 with the continuous Legendre map for the vortices (p_gamma = -rho K J gamma / 2).
+  Eigen::VectorXd pc = p;
+  double legendre = 0.0, ix = 0.0, iy = 0.0, ia = 0.0;
+  for (int i = 0; i < m_; ++i) {
+    const lie::Vec2 g = q.segment<2>(3 * n_ + 2 * i);
+    const lie::Vec2 pl = -0.5 * rho * K[static_cast<std::size_t>(i)] * lie::Jrot(g);
+    legendre = std::max(legendre, (p.segment<2>(3 * n_ + 2 * i) - pl).norm());
+    pc.segment<2>(3 * n_ + 2 * i) = pl;
+    ix += K[static_cast<std::size_t>(i)] * g.x();
+    iy += K[static_cast<std::size_t>(i)] * g.y();
+    ia += K[static_cast<std::size_t>(i)] * g.squaredNorm();
+  }
+  const Eigen::Vector3d C = discreteMomentumMap(q, pc, n_, K, rho);
+  return {H, J[0], J[1], J[2], C[0], C[1], C[2], ix, iy, ia, legendre,
+          static_cast<double>(last.iterations), last.residualNorm};
+}
+
+void FluidBodyModel::check(const State&) {}
+
+bool FluidBodyModel::snapshot(const State& s, Snapshot& out) {
+  const Eigen::VectorXd q = vec(s, "q");
+  if (n_ > 0) {
+    SnapshotMesh bodies;
+    bodies.name = "bodies";
+    bodies.topology = SnapshotMesh::Topology::Polygon;
+    std::vector<double> id;
+    for (int j = 0; j < n_; ++j) {
+      const lie::Pose g{q[3 * j], lie::Vec2(q[3 * j + 1], q[3 * j + 2])};
+      const auto& verts = cfg_.bodies[static_cast<std::size_t>(j)].vertices;
+      for (const auto& Z : verts) {
+        const lie::Vec2 z = g.apply(Z);
+        bodies.coordinates.insert(bodies.coordinates.end(), {z.x(), z.y()});
+        id.push_back(j);
+      }
+      bodies.cellSizes.push_back(static_cast<int>(verts.size()));
+    }
+    bodies.attributes.emplace_back("body", id);
+    out.meshes.push_back(std::move(bodies));
+  }
+  if (m_ > 0) {
+    SnapshotMesh v;
+    v.name = "vortices";
+    v.topology = SnapshotMesh::Topology::Points;
+    std::vector<double> K;
+    for (int i = 0; i < m_; ++i) {
+      v.coordinates.insert(v.coordinates.end(), {q[3 * n_ + 2 * i], q[3 * n_ + 2 * i + 1]});
+      K.push_back(cfg_.vortices[static_cast<std::size_t>(i)].circulation);
+    }
+    v.attributes.emplace_back("circulation", K);
+    out.meshes.push_back(std::move(v));
+  }
+  return !out.meshes.empty();
+}
+
+std::string FluidBodyModel::summary(const State& s) {
+  const auto inv = invariants(s, {});
+  char b[160];
+  std::snprintf(b, sizeof b, "t = %.6g, H = %.10g, J = (%.10g, %.10g, %.10g)", s.time, inv[0], inv[1],
+                inv[2], inv[3]);
+  return b;
+}
+
+}  // namespace kirchhoff::fluidbody

@@ -1,0 +1,180 @@
+// Slot derivatives of the midpoint discrete Lagrangian, by the chain rule through
+//   Omega = phi/h, V = e^{-i theta_k} v(phi) dy / h, y_mid = y_k + w(phi) dy, theta_mid = theta_k + phi/2
+// (complex notation for R^2, phi = theta_k+1 - theta_k; v, w from lie::MidpointFactors).
+#include "models/fluidbody/MidpointLagrangian.hpp"
+
+#include "core/Error.hpp"
+
+namespace kirchhoff::fluidbody {
+
+using lie::Complex;
+using lie::toComplex;
+using lie::toVec;
+using lie::Vec2;
+
+namespace {
+/// Real inner product of complex numbers seen as vectors of R^2.
+double dot(const Complex& a, const Complex& b) { return std::real(std::conj(a) * b); }
+const Complex kI(0.0, 1.0);
+}  // namespace
+
+MidpointLagrangian::MidpointLagrangian(fluid::Fluid& fluid, std::vector<BodyMass> bodies,
+                                       std::vector<double> K, double rho, double h)
+    : fluid_(fluid), bodies_(std::move(bodies)), K_(std::move(K)), rho_(rho), h_(h),
+      n_(static_cast<int>(bodies_.size())), m_(static_cast<int>(K_.size())) {}
+
+Configuration MidpointLagrangian::configuration(const Eigen::VectorXd& q) const {
+  Configuration c;
+  for (int j = 0; j < n_; ++j) c.poses.push_back({q[3 * j], Vec2(q[3 * j + 1], q[3 * j + 2])});
+  for (int i = 0; i < m_; ++i) {
+    c.vortices.gamma.emplace_back(q[3 * n_ + 2 * i], q[3 * n_ + 2 * i + 1]);
+    c.vortices.K.push_back(K_[static_cast<std::size_t>(i)]);
+  }
+  return c;
+}
+
+MidpointLagrangian::Midpoint MidpointLagrangian::midpoint(const Eigen::VectorXd& q0,
+                                                          const Eigen::VectorXd& q1) const {
+  Midpoint mp;
+  mp.Xi.resize(3 * n_);
+  for (int j = 0; j < n_; ++j) {
+    const double th0 = q0[3 * j], phi = q1[3 * j] - th0;
+    const Complex y0(q0[3 * j + 1], q0[3 * j + 2]);
+    const Complex dy = Complex(q1[3 * j + 1], q1[3 * j + 2]) - y0;
+    const lie::MidpointFactors f(phi);
+    const Complex V = std::polar(1.0, -th0) * f.v * dy / h_;
+    mp.Xi[3 * j] = phi / h_;
+    mp.Xi[3 * j + 1] = V.real();
+    mp.Xi[3 * j + 2] = V.imag();
+    mp.config.poses.push_back({th0 + 0.5 * phi, toVec(y0 + f.w * dy)});
+    mp.f.push_back(f);
+    mp.dy.push_back(dy);
+  }
+  for (int i = 0; i < m_; ++i) {
+    const Vec2 g0(q0[3 * n_ + 2 * i], q0[3 * n_ + 2 * i + 1]);
+    const Vec2 g1(q1[3 * n_ + 2 * i], q1[3 * n_ + 2 * i + 1]);
+    mp.config.vortices.gamma.push_back(0.5 * (g0 + g1));
+    mp.config.vortices.K.push_back(K_[static_cast<std::size_t>(i)]);
+    mp.gammaDot.push_back((g1 - g0) / h_);
+  }
+  return mp;
+}
+
+Eigen::MatrixXd MidpointLagrangian::massMatrix() const {
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(3 * n_, 3 * n_);
+  for (int j = 0; j < n_; ++j) {
+    M(3 * j, 3 * j) = bodies_[static_cast<std::size_t>(j)].inertia;
+    M(3 * j + 1, 3 * j + 1) = M(3 * j + 2, 3 * j + 2) = bodies_[static_cast<std::size_t>(j)].mass;
+  }
+  return M;
+}
+
+Eigen::MatrixXd MidpointLagrangian::kirchhoffTensor() const {
+  return n_ > 0 ? Eigen::MatrixXd(massMatrix() + fluid_.addedMass()) : Eigen::MatrixXd(0, 0);
+}
+
+double MidpointLagrangian::value(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) {
+  const Midpoint mp = midpoint(q0, q1);
+  fluid_.setConfiguration(mp.config.poses, mp.config.vortices);
+  double L = fluid_.kirchhoffRouth();
+  if (n_ > 0) L += 0.5 * mp.Xi.dot(kirchhoffTensor() * mp.Xi) + fluid_.vortexMomentum().dot(mp.Xi);
+  for (int i = 0; i < m_; ++i)
+    L += 0.5 * rho_ * K_[static_cast<std::size_t>(i)] *
+         mp.config.vortices.gamma[static_cast<std::size_t>(i)].dot(lie::Jrot(mp.gammaDot[static_cast<std::size_t>(i)]));
+  return h_ * L;
+}
+
+void MidpointLagrangian::slotDerivatives(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,
+                                         Eigen::VectorXd* d1, Eigen::VectorXd* d2) {
+  const Midpoint mp = midpoint(q0, q1);
+  fluid_.setConfiguration(mp.config.poses, mp.config.vortices);
+  const Eigen::VectorXd G = fluid_.lagrangianGradient(mp.Xi);
+  Eigen::VectorXd P(3 * n_);
+  if (n_ > 0) P = kirchhoffTensor() * mp.Xi + fluid_.vortexMomentum();
+  Eigen::VectorXd a = Eigen::VectorXd::Zero(dimension()), b = a;
+  for (int j = 0; j < n_; ++j) {
+    const lie::MidpointFactors& f = mp.f[static_cast<std::size_t>(j)];
+    const Complex dy = mp.dy[static_cast<std::size_t>(j)];
+    const Complex e0 = std::polar(1.0, -q0[3 * j]);
+    const Complex V(mp.Xi[3 * j + 1], mp.Xi[3 * j + 2]);
+    const double Gt = G[3 * j], Pt = P[3 * j];
+    const Complex Gy(G[3 * j + 1], G[3 * j + 2]), Pv(P[3 * j + 1], P[3 * j + 2]);
+    const double th0 = 0.5 * Gt + dot(Gy, -f.dw * dy) - Pt / h_ + dot(Pv, -kI * V - e0 * f.dv * dy / h_);
+    const double th1 = 0.5 * Gt + dot(Gy, f.dw * dy) + Pt / h_ + dot(Pv, e0 * f.dv * dy / h_);
+    const Complex y0 = std::conj(1.0 - f.w) * Gy - std::conj(e0 * f.v) / h_ * Pv;
+    const Complex y1 = std::conj(f.w) * Gy + std::conj(e0 * f.v) / h_ * Pv;
+    a[3 * j] = h_ * th0;
+    a[3 * j + 1] = h_ * y0.real();
+    a[3 * j + 2] = h_ * y0.imag();
+    b[3 * j] = h_ * th1;
+    b[3 * j + 1] = h_ * y1.real();
+    b[3 * j + 2] = h_ * y1.imag();
+  }
+  for (int i = 0; i < m_; ++i) {
+    const double k = rho_ * K_[static_cast<std::size_t>(i)];
+    const Vec2 Gg = G.segment<2>(3 * n_ + 2 * i);
+    const Vec2 half = 0.5 * h_ * (Gg + 0.5 * k * lie::Jrot(mp.gammaDot[static_cast<std::size_t>(i)]));
+    const Vec2 legendre = 0.5 * k * lie::Jrot(mp.config.vortices.gamma[static_cast<std::size_t>(i)]);
+    a.segment<2>(3 * n_ + 2 * i) = half + legendre;
+    b.segment<2>(3 * n_ + 2 * i) = half - legendre;
+  }
+  if (d1) *d1 = a;
+  if (d2) *d2 = b;
+}
+
+Eigen::MatrixXd MidpointLagrangian::approximateJacobian(const Eigen::VectorXd& q0,
+                                                        const Eigen::VectorXd& q1) {
+  // d(D1 L_d)/d q_k+1 without the O(h) fluid-gradient terms: -T (M + A) T^T / h for the bodies
+  // (T = diag(1, R(theta_mid)) per body) and rho K_i J / 2 for each vortex.
+  Eigen::MatrixXd Jac = Eigen::MatrixXd::Zero(dimension(), dimension());
+  if (n_ > 0) {
+    const Midpoint mp = midpoint(q0, q1);
+    fluid_.setConfiguration(mp.config.poses, mp.config.vortices);
+    Eigen::MatrixXd T = Eigen::MatrixXd::Identity(3 * n_, 3 * n_);
+    for (int j = 0; j < n_; ++j) T.block<2, 2>(3 * j + 1, 3 * j + 1) = lie::rotation(mp.config.poses[static_cast<std::size_t>(j)].theta);
+    Jac.topLeftCorner(3 * n_, 3 * n_) = -T * kirchhoffTensor() * T.transpose() / h_;
+  }
+  for (int i = 0; i < m_; ++i)
+    Jac.block<2, 2>(3 * n_ + 2 * i, 3 * n_ + 2 * i) = 0.5 * rho_ * K_[static_cast<std::size_t>(i)] * lie::Jmat();
+  return Jac;
+}
+
+Eigen::VectorXd MidpointLagrangian::legendre(const Eigen::VectorXd& q, const Eigen::VectorXd& Xi) {
+  const Configuration c = configuration(q);
+  fluid_.setConfiguration(c.poses, c.vortices);
+  Eigen::VectorXd p(dimension());
+  if (n_ > 0) {
+    const Eigen::VectorXd P = kirchhoffTensor() * Xi + fluid_.vortexMomentum();
+    for (int j = 0; j < n_; ++j) {
+      p[3 * j] = P[3 * j];
+      p.segment<2>(3 * j + 1) = lie::rotation(q[3 * j]) * P.segment<2>(3 * j + 1);
+    }
+  }
+  for (int i = 0; i < m_; ++i)
+    p.segment<2>(3 * n_ + 2 * i) = -0.5 * rho_ * K_[static_cast<std::size_t>(i)] * lie::Jrot(q.segment<2>(3 * n_ + 2 * i));
+  return p;
+}
+
+Eigen::VectorXd MidpointLagrangian::bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p) {
+  const Configuration c = configuration(q);
+  fluid_.setConfiguration(c.poses, c.vortices);
+  if (n_ == 0) return Eigen::VectorXd(0);
+  Eigen::VectorXd P(3 * n_);
+  for (int j = 0; j < n_; ++j) {
+    P[3 * j] = p[3 * j];
+    P.segment<2>(3 * j + 1) = lie::rotation(-q[3 * j]) * p.segment<2>(3 * j + 1);
+  }
+  return kirchhoffTensor().llt().solve(P - fluid_.vortexMomentum());
+}
+
+double MidpointLagrangian::energy(const Eigen::VectorXd& Xi) const {
+  double H = -fluid_.kirchhoffRouth();
+  if (n_ > 0) H += 0.5 * Xi.dot(kirchhoffTensor() * Xi);
+  return H;
+}
+
+std::vector<lie::Vec2> MidpointLagrangian::vortexVelocities(const Eigen::VectorXd& Xi) const {
+  return fluid_.vortexVelocities(Xi);
+}
+
+}  // namespace kirchhoff::fluidbody

@@ -1,0 +1,77 @@
+// The SE(2)^n x R^2m midpoint discrete Lagrangian of seed 000, Sec. 5:
+//   L_d(q_k, q_k+1) = h L(g_k exp(h Xi_k / 2), (gamma_k + gamma_k+1)/2, Xi_k, gamma_dot_k),
+//   Xi_k = log(g_k^-1 g_k+1) / h, L = 1/2 <K(g) Xi, Xi> + beta_gamma + W_G + <M_C, Xi>.
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "fluid/Fluid.hpp"
+#include "integrators/DiscreteLagrangian.hpp"
+#include "lie/SE2.hpp"
+
+namespace kirchhoff::fluidbody {
+
+/// Mass properties of one body: M_j = diag(inertia, mass, mass).
+struct BodyMass {
+  double mass = 0.0;
+  double inertia = 0.0;
+};
+
+/// A configuration q split into poses and vortices (layout of fluid/Fluid.hpp).
+struct Configuration {
+  std::vector<lie::Pose> poses;
+  fluid::Vortices vortices;
+};
+
+class MidpointLagrangian : public integrators::DiscreteLagrangian {
+ public:
+  /// `K` are the circulations, `rho` the fluid density (it multiplies beta_gamma and the fluid
+  /// terms computed by `fluid`), h the time step.
+  MidpointLagrangian(fluid::Fluid& fluid, std::vector<BodyMass> bodies, std::vector<double> K,
+                     double rho, double h);
+
+  int dimension() const override { return 3 * n_ + 2 * m_; }
+  double value(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) override;
+  void slotDerivatives(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, Eigen::VectorXd* d1,
+                       Eigen::VectorXd* d2) override;
+  Eigen::MatrixXd approximateJacobian(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) override;
+
+  // Continuous-time pieces used for initial data, energy and diagnostics.
+  Configuration configuration(const Eigen::VectorXd& q) const;
+  /// p = dL/dq_dot at (q, Xi): p_theta = P_Omega, p_y = R P_V, p_gamma = -rho K J gamma / 2,
+  /// with P = (M + A) Xi + M_C (performs the fluid solve at q).
+  Eigen::VectorXd legendre(const Eigen::VectorXd& q, const Eigen::VectorXd& Xi);
+  /// Xi = (M + A)^-1 (P - M_C) with P from p (the inverse Legendre map of the bodies).
+  Eigen::VectorXd bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p);
+  /// H = 1/2 <(M + A) Xi, Xi> - W_G at q (fluid solved at q by the last call).
+  double energy(const Eigen::VectorXd& Xi) const;
+  /// The Kirchhoff tensor M + A(g) of the last configuration.
+  Eigen::MatrixXd kirchhoffTensor() const;
+  /// Vortex velocities u(gamma_i) of the last configuration with body velocities Xi.
+  std::vector<lie::Vec2> vortexVelocities(const Eigen::VectorXd& Xi) const;
+  int bodyCount() const { return n_; }
+  int vortexCount() const { return m_; }
+  const std::vector<double>& circulations() const { return K_; }
+  double density() const { return rho_; }
+
+ private:
+  struct Midpoint {
+    Configuration config;
+    Eigen::VectorXd Xi;                  // body velocities (3n)
+    std::vector<lie::Vec2> gammaDot;     // vortex velocities (m)
+    std::vector<lie::MidpointFactors> f; // per body
+    std::vector<lie::Complex> dy;        // y_k+1 - y_k per body
+  };
+  Midpoint midpoint(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const;
+  Eigen::MatrixXd massMatrix() const;
+
+  fluid::Fluid& fluid_;
+  std::vector<BodyMass> bodies_;
+  std::vector<double> K_;
+  double rho_, h_;
+  int n_, m_;
+};
+
+}  // namespace kirchhoff::fluidbody

@@ -1,0 +1,100 @@
+// Command-line parsing: our flags are taken out, the deck is the first non-option argument,
+// and every remaining argument is a PETSc option (checked later with -options_left).
+#include "run/Cli.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+
+#include "core/Error.hpp"
+
+namespace kirchhoff::run {
+
+namespace {
+
+bool endsWith(const std::string& s, const std::string& e) {
+  return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
+}
+
+std::int64_t parseSteps(const std::string& v) {
+  char* end = nullptr;
+  errno = 0;
+  const long long n = std::strtoll(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno || n < 0)
+    throw UsageError("--steps needs a step index >= 0, got '" + v + "'");
+  return n;
+}
+
+double parseSeconds(const std::string& v) {
+  char* end = nullptr;
+  const double s = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !(s >= 0))
+    throw UsageError("--max-wall needs seconds >= 0, got '" + v + "'");
+  return s;
+}
+
+}  // namespace
+
+CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string>& toolFlags) {
+  CliOptions o;
+  std::vector<std::string> a(argv + 1, argv + argc);
+  auto value = [&](std::size_t& i, const std::string& flag) {
+    if (i + 1 >= a.size() || (a[i + 1].size() > 1 && a[i + 1][0] == '-' && flag != "--steps"))
+      throw UsageError(flag + " needs a value");
+    return a[++i];
+  };
+  bool inPetsc = false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::string& s = a[i];
+    if (s == "-h" || s == "--help") o.help = true;
+    else if (s == "--version") o.version = true;
+    else if (s == "--deck-reference") o.deckReference = true;
+    else if (s == "-o" || s == "--output") o.outdir = value(i, s);
+    else if (s == "--steps") o.steps = parseSteps(value(i, s));
+    else if (s == "--max-wall") o.maxWall = parseSeconds(value(i, s));
+    else if (s == "--overwrite") o.overwrite = true;
+    else if (s == "--restart") {
+      o.restart = true;
+      if (i + 1 < a.size() && endsWith(a[i + 1], ".h5")) o.restartCheckpoint = a[++i];
+    } else if (std::find(toolFlags.begin(), toolFlags.end(), s) != toolFlags.end()) {
+      if (!o.tool.empty()) throw UsageError("give only one of " + o.tool + " and " + s);
+      o.tool = s;
+    } else if (s.rfind("--", 0) == 0) {
+      throw UsageError("unknown option " + s + " (PETSc options start with a single '-')");
+    } else if (s.size() > 1 && s[0] == '-') {
+      inPetsc = true;
+      o.petscArgs.push_back(s);
+    } else if (o.deck.empty() && (!inPetsc || endsWith(s, ".yaml") || endsWith(s, ".yml"))) {
+      o.deck = s;
+    } else if (inPetsc) {
+      o.petscArgs.push_back(s);  // value of the preceding PETSc option
+    } else {
+      throw UsageError("unexpected argument '" + s + "' (one deck only)");
+    }
+  }
+  if (!o.help && !o.version && !o.deckReference && o.deck.empty())
+    throw UsageError("no deck given");
+  if (o.restart && o.overwrite) throw UsageError("--restart and --overwrite exclude each other");
+  return o;
+}
+
+std::string usage(const std::string& model,
+                  const std::vector<std::pair<std::string, std::string>>& tools) {
+  std::string u =
+      "usage: kirchhoff-" + model +
+      " DECK.yaml [-o OUTDIR] [--restart [CHECKPOINT.h5]] [--steps N] [--max-wall S]\n"
+      "       [--overwrite] [PETSc options]\n"
+      "       kirchhoff-" + model + " --deck-reference | --version | --help\n\n"
+      "  -o OUTDIR            output folder (default out/<deck name>)\n"
+      "  --restart [FILE]     continue from FILE or the newest valid checkpoint in OUTDIR\n"
+      "  --steps N            end at step index N (absolute: a restart continues to N)\n"
+      "  --max-wall S         wall-clock budget in seconds: checkpoint and exit 75 before it ends\n"
+      "  --overwrite          start afresh in an OUTDIR that holds checkpoints (deletes them)\n"
+      "  --deck-reference     print every deck key (type, default, range, meaning)\n";
+  for (const auto& t : tools) u += "  " + t.first + std::string(t.first.size() < 20 ? 21 - t.first.size() : 1, ' ') + t.second + "\n";
+  u += "\nexit codes: 0 finished, 1 numerical failure (last checkpoint kept), 64 usage error,\n"
+       "            65 bad deck or unreadable checkpoint, 75 stopped early after a checkpoint (requeue)\n";
+  return u;
+}
+
+}  // namespace kirchhoff::run

@@ -1,0 +1,173 @@
+// main() of every driver: MPI and PETSc start-up, command line, deck (read on rank 0, broadcast,
+// validated on all ranks), PETSc options from deck and command line, run or sweep, exit code.
+#include "run/Main.hpp"
+
+#include <petscsys.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/Version.hpp"
+#include "io/RunConfig.hpp"
+#include "run/Cli.hpp"
+#include "run/Signals.hpp"
+#include "run/Simulation.hpp"
+#include "run/Sweep.hpp"
+
+namespace kirchhoff::run {
+
+namespace fs = std::filesystem;
+
+io::Schema driverSchema(const Driver& d) {
+  io::Schema s(d.model);
+  io::addRunKeys(s);
+  if (d.addKeys) d.addKeys(s);
+  return s;
+}
+
+namespace {
+
+int worldRank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+void printError(const std::string& msg) {
+  if (worldRank() == 0) std::fprintf(stderr, "error: %s\n", msg.c_str()), std::fflush(stderr);
+}
+
+/// Reads the deck file on rank 0 and broadcasts its text.
+std::string readDeckText(const std::string& file) {
+  std::string text;
+  int ok = 1;
+  if (worldRank() == 0) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) ok = 0;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!ok) throw DeckError(file + ": cannot open the deck");
+  long n = static_cast<long>(text.size());
+  MPI_Bcast(&n, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  text.resize(static_cast<std::size_t>(n));
+  MPI_Bcast(text.data(), static_cast<int>(n), MPI_CHAR, 0, MPI_COMM_WORLD);
+  return text;
+}
+
+/// Deck options first, then the command line again, so the command line wins.
+void insertPetscOptions(const io::Deck& deck, const std::vector<std::string>& cli) {
+  const std::string d = deck.petscOptions();
+  if (!d.empty()) {
+    std::istringstream ss(d);
+    std::string tok;
+    if (ss >> tok && tok[0] != '-')
+      throw DeckError(deck.file() + ": key 'petsc_options': expected options starting with '-', got '" + tok + "'");
+    if (PetscOptionsInsertString(nullptr, d.c_str()) != 0)
+      throw DeckError(deck.file() + ": key 'petsc_options': PETSc cannot parse '" + d + "'");
+  }
+  std::string c;
+  for (const auto& a : cli) c += (c.empty() ? "" : " ") + a;
+  if (!c.empty() && PetscOptionsInsertString(nullptr, c.c_str()) != 0)
+    throw UsageError("PETSc cannot parse the command-line options '" + c + "'");
+}
+
+void reportUnusedOptions() {
+  PetscInt n = 0;
+  char** names = nullptr;
+  char** values = nullptr;
+  if (PetscOptionsLeftGet(nullptr, &n, &names, &values) != 0) return;
+  for (PetscInt i = 0; i < n; ++i) {
+    const std::string name = names[i];
+    if (name == "options_left" || name == "malloc_debug" || name == "malloc_dump" ||
+        name == "log_view" || name == "no_signal_handler" || name == "malloc_test")
+      continue;
+    if (worldRank() == 0)
+      std::fprintf(stderr, "warning: PETSc option -%s%s%s was not used (misspelled, or for a solver this run does not have)\n",
+                   names[i], values[i] ? " " : "", values[i] ? values[i] : "");
+  }
+  PetscOptionsLeftRestore(nullptr, &n, &names, &values);
+}
+
+int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
+  const io::Schema schema = driverSchema(driver);
+  const io::Deck deck(readDeckText(cli.deck), cli.deck, schema);
+  insertPetscOptions(deck, cli.petscArgs);
+  if (!cli.tool.empty()) {
+    for (const auto& t : driver.tools)
+      if (t.flag == cli.tool) return t.run(deck, PETSC_COMM_WORLD);
+  }
+  RunOptions o;
+  o.outdir = cli.outdir.empty() ? "out/" + fs::path(cli.deck).stem().string() : cli.outdir;
+  o.restart = cli.restart;
+  o.checkpoint = cli.restartCheckpoint;
+  o.steps = cli.steps;
+  o.maxWall = cli.maxWall;
+  o.startTime = startTime;
+  o.overwrite = cli.overwrite;
+  const auto cases = io::sweepCases(deck);
+  if (cases.size() == 1 && cases.front().name.empty())
+    return runSimulation(PETSC_COMM_WORLD, driver, deck, o).exitCode;
+  if (worldRank() == 0) fs::create_directories(o.outdir);
+  const int per = static_cast<int>(deck.root().map("sweep").integer("ranks_per_case"));
+  return runSweep(PETSC_COMM_WORLD, driver, cases, per, o);
+}
+
+}  // namespace
+
+int main(int argc, char** argv, const Driver& driver) {
+  MPI_Init(&argc, &argv);
+  const double start = MPI_Wtime();
+  std::vector<std::string> flags;
+  std::vector<std::pair<std::string, std::string>> toolHelp;
+  for (const auto& t : driver.tools) flags.push_back(t.flag), toolHelp.emplace_back(t.flag, t.help);
+  CliOptions cli;
+  int code = kExitOk;
+  try {
+    cli = parseCommandLine(argc, argv, flags);
+  } catch (const UsageError& e) {
+    printError(std::string(e.what()) + "\n\n" + usage(driver.model, toolHelp));
+    MPI_Finalize();
+    return kExitUsage;
+  }
+  if (cli.help || cli.version || cli.deckReference) {
+    if (worldRank() == 0) {
+      if (cli.help) std::printf("kirchhoff-%s: %s\n\n%s", driver.model.c_str(), driver.description.c_str(),
+                                usage(driver.model, toolHelp).c_str());
+      if (cli.version) std::printf("kirchhoff-%s %s (git %s)\n", driver.model.c_str(), kCodeVersion, kGitSha);
+      if (cli.deckReference) std::printf("%s", driverSchema(driver).markdown().c_str());
+    }
+    MPI_Finalize();
+    return kExitOk;
+  }
+  std::vector<char*> pargv = {argv[0]};
+  for (auto& a : cli.petscArgs) pargv.push_back(a.data());
+  pargv.push_back(nullptr);
+  int pargc = static_cast<int>(pargv.size()) - 1;
+  char** pp = pargv.data();
+  if (PetscInitialize(&pargc, &pp, nullptr, nullptr) != 0) {
+    printError("PETSc initialization failed");
+    MPI_Finalize();
+    return kExitNumerical;
+  }
+  installStopHandlers();
+  try {
+    code = runDeck(driver, cli, start);
+  } catch (const Error& e) {
+    printError(e.what());
+    code = e.exitCode();
+  } catch (const std::exception& e) {
+    printError(std::string("internal error: ") + e.what());
+    code = kExitNumerical;
+  }
+  reportUnusedOptions();
+  PetscFinalize();
+  MPI_Finalize();
+  return code;
+}
+
+}  // namespace kirchhoff::run

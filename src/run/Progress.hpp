@@ -1,0 +1,51 @@
+// The progress line printed on rank 0: step, time, relative energy error, nonlinear iterations,
+// steps per second (since the start or restart) and the estimated time to the final step.
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace kirchhoff::run {
+
+class Progress {
+ public:
+  void start(std::int64_t step, std::int64_t finalStep) {
+    first_ = step;
+    final_ = finalStep;
+    t0_ = std::chrono::steady_clock::now();
+  }
+
+  std::string line(std::int64_t step, double time, double relEnergyError, int iterations) const {
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    const double rate = secs > 0 ? static_cast<double>(step - first_) / secs : 0.0;
+    const double eta = rate > 0 ? static_cast<double>(final_ - step) / rate : 0.0;
+    char b[256];
+    std::snprintf(b, sizeof b, "step %lld/%lld  t %.6g  |dE/E0| %s  its %d  %.4g steps/s  ETA %s",
+                  static_cast<long long>(step), static_cast<long long>(final_), time,
+                  std::isfinite(relEnergyError) ? fmt(relEnergyError).c_str() : "-", iterations,
+                  rate, clock(eta).c_str());
+    return b;
+  }
+
+ private:
+  static std::string fmt(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3e", v);
+    return b;
+  }
+  static std::string clock(double s) {
+    const long t = static_cast<long>(s + 0.5);
+    char b[32];
+    if (t >= 3600) std::snprintf(b, sizeof b, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+    else std::snprintf(b, sizeof b, "%ldm%02lds", t / 60, t % 60);
+    return b;
+  }
+  std::int64_t first_ = 0, final_ = 0;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+}  // namespace kirchhoff::run

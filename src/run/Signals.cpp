@@ -1,0 +1,29 @@
+// Stop-signal handlers: a sig_atomic_t flag set by SIGUSR1, SIGTERM and SIGINT, nothing else.
+// Installed with sigaction after PETSc so PETSc's handler does not turn them into aborts.
+#include "run/Signals.hpp"
+
+#include <csignal>
+
+namespace kirchhoff::run {
+
+namespace {
+volatile std::sig_atomic_t gStop = 0;
+
+extern "C" void onStopSignal(int sig) { gStop = sig; }
+}  // namespace
+
+void installStopHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGUSR1, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+}
+
+bool stopRequested() { return gStop != 0; }
+int stopSignal() { return static_cast<int>(gStop); }
+void clearStopRequest() { gStop = 0; }
+
+}  // namespace kirchhoff::run

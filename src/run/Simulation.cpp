@@ -1,0 +1,413 @@
+// The run loop shared by every driver: fresh start or restart, then per step
+// step -> agree on failure -> finite check -> check -> log -> snapshot -> checkpoint -> progress.
+#include "run/Simulation.hpp"
+
+#include <petscsys.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "core/Version.hpp"
+#include "io/Checkpoint.hpp"
+#include "io/InvariantLog.hpp"
+#include "io/RunConfig.hpp"
+#include "io/SnapshotWriter.hpp"
+#include "run/Progress.hpp"
+#include "run/Signals.hpp"
+
+namespace kirchhoff::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// An error seen on some ranks, made known to all: the lowest failing rank's message wins.
+struct Agreed {
+  bool failed = false;
+  int code = 0;
+  bool checkpointState = false;
+  std::string message;
+};
+
+Agreed agree(MPI_Comm comm, bool failed, int code, bool checkpointState, const std::string& msg) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int mine = failed ? rank : size, first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  Agreed a;
+  if (first == size) return a;
+  a.failed = true;
+  int meta[3] = {code, checkpointState ? 1 : 0, static_cast<int>(msg.size())};
+  MPI_Bcast(meta, 3, MPI_INT, first, comm);
+  a.code = meta[0];
+  a.checkpointState = meta[1] != 0;
+  a.message.resize(static_cast<std::size_t>(meta[2]));
+  if (meta[2] > 0) {
+    if (rank == first) a.message = msg;
+    MPI_Bcast(a.message.data(), meta[2], MPI_CHAR, first, comm);
+  }
+  return a;
+}
+
+bool anyRank(MPI_Comm comm, bool v) {
+  int l = v ? 1 : 0, g = 0;
+  MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_MAX, comm);
+  return g != 0;
+}
+
+std::string allPetscOptions() {
+  char* opts = nullptr;
+  if (PetscOptionsGetAll(nullptr, &opts) != 0 || !opts) return "";
+  std::string s(opts);
+  PetscFree(opts);
+  return s;
+}
+
+class Loop {
+ public:
+  Loop(MPI_Comm comm, const Driver& d, const io::Deck& deck, const RunOptions& o)
+      : comm_(comm), driver_(d), deck_(deck), opt_(o) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+  }
+
+  RunResult run() {
+    setUp();
+    while (state_.step < finalStep_) {
+      if (const std::string why = stopReason(); !why.empty()) return stopEarly(why);
+      if (auto r = advance()) return *r;
+    }
+    finish();
+    RunResult res;
+    res.step = state_.step;
+    res.time = state_.time;
+    res.summary = model_->summary(state_);
+    return res;
+  }
+
+  void say(const std::string& s) const {
+    if (rank_ == 0) std::fprintf(stdout, "%s%s\n", opt_.label.c_str(), s.c_str()), std::fflush(stdout);
+  }
+  void warn(const std::string& s) const {
+    if (rank_ == 0)
+      std::fprintf(stderr, "%swarning: %s\n", opt_.label.c_str(), s.c_str()), std::fflush(stderr);
+  }
+  const State& state() const { return state_; }
+
+ private:
+  // --- set-up ------------------------------------------------------------------------------
+  void setUp() {
+    cfg_ = io::readRunConfig(deck_);
+    finalStep_ = opt_.steps >= 0 ? opt_.steps : cfg_.steps;
+    maxWall_ = opt_.maxWall >= 0 ? opt_.maxWall : cfg_.maxWall;
+    model_ = driver_.make(deck_, comm_);
+    names_ = model_->invariantNames();
+    for (std::size_t i = 0; i < names_.size(); ++i)
+      if (names_[i] == "energy") energyColumn_ = static_cast<int>(i);
+    const std::string ckdir = opt_.outdir + "/checkpoints";
+    store_ = std::make_unique<io::CheckpointStore>(comm_, ckdir, cfg_.keepCheckpoints);
+    prepareOutdir();
+    if (opt_.restart) restartFromCheckpoint();
+    else freshStart();
+    say("kirchhoff-" + driver_.model + " " + kCodeVersion + " (" + kGitSha + "), " +
+        std::to_string(size_) + " rank(s): " + deck_.file() + " -> " + opt_.outdir + ", steps " +
+        std::to_string(state_.step) + ".." + std::to_string(finalStep_) + ", dt " + num(cfg_.dt));
+    progress_.start(state_.step, finalStep_);
+  }
+
+  void prepareOutdir() {
+    int bad = 0;
+    std::string msg;
+    if (rank_ == 0) {
+      std::error_code ec;
+      fs::create_directories(opt_.outdir, ec);
+      if (ec) bad = 1, msg = "cannot create output folder " + opt_.outdir + ": " + ec.message();
+      if (!bad && !opt_.restart && !store_->list().empty()) {
+        if (opt_.overwrite) {
+          fs::remove_all(store_->directory(), ec);
+          for (const char* f : {"invariants.h5", "invariants.h5.ckpt", "snapshots.h5", "snapshots.xmf"})
+            fs::remove(opt_.outdir + "/" + f, ec);
+        } else {
+          bad = 2;
+          msg = opt_.outdir + " already holds checkpoints of a run: continue it with --restart, "
+                "start afresh with --overwrite, or choose another -o OUTDIR";
+        }
+      }
+      // A checkpoint write killed half-way leaves a temporary file: remove it.
+      if (!bad && fs::is_directory(store_->directory(), ec))
+        for (const auto& e : fs::directory_iterator(store_->directory(), ec))
+          if (e.path().extension() == ".tmp") fs::remove(e.path(), ec);
+    }
+    MPI_Bcast(&bad, 1, MPI_INT, 0, comm_);
+    if (bad) {
+      int n = static_cast<int>(msg.size());
+      MPI_Bcast(&n, 1, MPI_INT, 0, comm_);
+      msg.resize(static_cast<std::size_t>(n));
+      MPI_Bcast(msg.data(), n, MPI_CHAR, 0, comm_);
+      if (bad == 2) throw UsageError(msg);
+      throw Error(msg, kExitData);
+    }
+  }
+
+  void freshStart() {
+    state_ = model_->initialState();
+    model_->check(state_);
+    const auto inv = model_->invariants(state_, StepReport{});
+    checkFinite(inv, "the initial state");
+    if (rank_ == 0) {
+      std::map<std::string, std::string> attrs = {
+          {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
+          {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", allPetscOptions()}};
+      log_.emplace(io::InvariantLog::create(opt_.outdir + "/invariants.h5", names_, attrs, size_,
+                                            cfg_.flushInterval));
+      log_->append(state_.step, state_.time, inv);
+      if (cfg_.snapshotInterval > 0)
+        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots.xmf", -1);
+    }
+    if (energyColumn_ >= 0) energy0_ = lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
+    writeSnapshot();
+    checkpoint();  // step 0, so a failure or a kill before the first interval can restart
+  }
+
+  void restartFromCheckpoint() {
+    State s = model_->initialState();
+    std::vector<std::string> warnings;
+    io::CheckpointInfo info = opt_.checkpoint.empty()
+                                  ? store_->readNewest(s, driver_.model, &warnings)
+                                  : store_->read(opt_.checkpoint, s, driver_.model);
+    for (const auto& w : warnings) warn(w);
+    model_->restore(s);
+    state_ = std::move(s);
+    lastCheckpoint_ = state_.step;
+    say("restarting from " + info.path + " (step " + std::to_string(info.step) + ", t = " +
+        num(info.time) + ")");
+    if (info.deckHash != deck_.hash())
+      warn("the deck changed since this checkpoint was written (hash mismatch): continuing with "
+           "the current deck " + deck_.file());
+    if (info.dt != cfg_.dt) warn("time step changed from " + num(info.dt) + " to " + num(cfg_.dt));
+    if (rank_ == 0) {
+      std::string w;
+      log_.emplace(io::InvariantLog::reopen(opt_.outdir + "/invariants.h5", names_, state_.step,
+                                            cfg_.logInterval, cfg_.flushInterval, &w));
+      if (!w.empty()) warn(w);
+      if (energyColumn_ >= 0) energy0_ = log_->firstValue("energy");
+      if (cfg_.snapshotInterval > 0)
+        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots.xmf", state_.step);
+    }
+    MPI_Bcast(&energy0_, 1, MPI_DOUBLE, 0, comm_);
+    lastEnergy_ = energy0_;
+  }
+
+  // --- one step ------------------------------------------------------------------------------
+  std::optional<RunResult> advance() {
+    const double t0 = MPI_Wtime();
+    StepReport rep;
+    std::string err;
+    int code = 0;
+    try {
+      rep = model_->step(state_);
+    } catch (const Error& e) {
+      err = e.what();
+      code = e.exitCode();
+    } catch (const std::exception& e) {
+      err = std::string("internal error: ") + e.what();
+      code = kExitNumerical;
+    }
+    if (Agreed a = agree(comm_, !err.empty(), code, false, err); a.failed)
+      return failure(a.code, "step " + std::to_string(state_.step + 1) + " failed: " + a.message +
+                                 keptCheckpointText());
+    state_.step += 1;
+    state_.time = static_cast<double>(state_.step) * cfg_.dt;
+    const std::string bad = nonFiniteField();
+    if (Agreed a = agree(comm_, !bad.empty(), kExitNumerical, false, bad); a.failed) {
+      return failure(kExitNumerical, "step " + std::to_string(state_.step) + ": " + a.message +
+                                         keptCheckpointText());
+    }
+    if (auto r = physicalChecks()) return r;
+    if (onGrid(cfg_.logInterval) || state_.step == finalStep_) {
+      const auto inv = model_->invariants(state_, rep);
+      try {
+        checkFinite(inv, "step " + std::to_string(state_.step));
+      } catch (const Error& e) {
+        return failure(kExitNumerical, std::string(e.what()) + keptCheckpointText());
+      }
+      if (log_) log_->append(state_.step, state_.time, inv);
+      if (energyColumn_ >= 0) lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
+    }
+    if (cfg_.snapshotInterval > 0 && onGrid(cfg_.snapshotInterval)) writeSnapshot();
+    if (cfg_.checkpointInterval > 0 && onGrid(cfg_.checkpointInterval)) checkpoint();
+    stepSeconds_ = MPI_Wtime() - t0;
+    if (cfg_.progressInterval > 0 && onGrid(cfg_.progressInterval))
+      say(progress_.line(state_.step, state_.time, relativeEnergyError(), rep.iterations));
+    return std::nullopt;
+  }
+
+  std::optional<RunResult> physicalChecks() {
+    std::string err;
+    bool ck = false;
+    try {
+      model_->check(state_);
+    } catch (const NumericalError& e) {
+      err = e.what();
+      ck = e.checkpointState();
+    }
+    Agreed a = agree(comm_, !err.empty(), kExitNumerical, ck, err);
+    if (!a.failed) return std::nullopt;
+    std::string where;
+    if (a.checkpointState) where = "; checkpoint written: " + checkpoint();
+    else where = keptCheckpointText();
+    return failure(kExitNumerical, "step " + std::to_string(state_.step) + ": " + a.message + where);
+  }
+
+  std::string nonFiniteField() const {
+    for (const auto& f : state_.fields)
+      for (std::size_t i = 0; i < f.data.size(); ++i)
+        if (!std::isfinite(f.data[i]))
+          return "non-finite value (NaN/Inf) in state field '" + f.name + "'[" +
+                 std::to_string(f.distributed ? f.offset + i : i) + "]";
+    return "";
+  }
+
+  void checkFinite(const std::vector<double>& inv, const std::string& where) const {
+    if (inv.size() != names_.size())
+      throw Error("model returned " + std::to_string(inv.size()) + " invariants for " +
+                  std::to_string(names_.size()) + " names", kExitNumerical);
+    for (std::size_t i = 0; i < inv.size(); ++i)
+      if (!std::isfinite(inv[i]))
+        throw NumericalError(where + ": invariant '" + names_[i] + "' is not finite (NaN/Inf)");
+  }
+
+  bool onGrid(int interval) const { return interval > 0 && state_.step % interval == 0; }
+
+  // --- output ----------------------------------------------------------------------------------
+  void writeSnapshot() {
+    if (cfg_.snapshotInterval <= 0) return;
+    Snapshot snap;
+    const bool has = model_->snapshot(state_, snap);
+    if (snaps_ && has) snaps_->write(state_.step, state_.time, snap);
+  }
+
+  std::string checkpoint() {
+    if (lastCheckpoint_ == state_.step) return lastCheckpointPath_;
+    const double t0 = MPI_Wtime();
+    if (log_) log_->snapshotForCheckpoint();
+    lastCheckpointPath_ = store_->write(state_, driver_.model, cfg_.dt, deck_.hash());
+    lastCheckpoint_ = state_.step;
+    checkpointSeconds_ = std::max(checkpointSeconds_, MPI_Wtime() - t0);
+    return lastCheckpointPath_;
+  }
+
+  std::string keptCheckpointText() const {
+    const auto files = store_->list();
+    return files.empty() ? "; no checkpoint was written yet"
+                         : "; last good checkpoint kept: " + files.front();
+  }
+
+  std::string stopReason() {
+    std::string why;
+    if (stopRequested()) why = "signal " + std::to_string(stopSignal());
+    if (why.empty() && maxWall_ > 0) {
+      const double reserve = std::max(std::min(cfg_.checkpointReserve, 0.25 * maxWall_),
+                                      2.0 * checkpointSeconds_);
+      if (MPI_Wtime() - opt_.startTime + 2.0 * stepSeconds_ + reserve >= maxWall_)
+        why = "wall-clock budget of " + num(maxWall_) + " s";
+    }
+    return anyRank(comm_, !why.empty()) ? (why.empty() ? "a stop request on another rank" : why) : "";
+  }
+
+  RunResult stopEarly(const std::string& why) {
+    const std::string path = checkpoint();
+    if (log_) log_->flush();
+    RunResult r;
+    r.exitCode = kExitRequeue;
+    r.step = state_.step;
+    r.time = state_.time;
+    r.message = "stopped at step " + std::to_string(state_.step) + " (" + why + "); checkpoint " +
+                path + "; continue with --restart";
+    return r;
+  }
+
+  RunResult failure(int code, const std::string& msg) {
+    if (log_) log_->flush();
+    RunResult r;
+    r.exitCode = code;
+    r.step = state_.step;
+    r.time = state_.time;
+    r.message = msg;
+    return r;
+  }
+
+  void finish() {
+    checkpoint();
+    if (log_) log_->flush();
+    say("finished at step " + std::to_string(state_.step) + ", t = " + num(state_.time) +
+        (energyColumn_ >= 0 ? ", relative energy error " + num(relativeEnergyError()) : ""));
+  }
+
+  /// |E - E0| / |E0|, or |E - E0| when E0 vanishes (e.g. two vortices at unit distance).
+  double relativeEnergyError() const {
+    if (energyColumn_ < 0 || !std::isfinite(energy0_)) return std::nan("");
+    const double scale = std::abs(energy0_) > 1e-12 ? std::abs(energy0_) : 1.0;
+    return std::abs(lastEnergy_ - energy0_) / scale;
+  }
+
+  static std::string num(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return b;
+  }
+
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+  const Driver& driver_;
+  const io::Deck& deck_;
+  RunOptions opt_;
+  io::RunConfig cfg_;
+  std::int64_t finalStep_ = 0;
+  double maxWall_ = 0.0;
+  std::unique_ptr<Model> model_;
+  std::vector<std::string> names_;
+  int energyColumn_ = -1;
+  double energy0_ = std::nan(""), lastEnergy_ = std::nan("");
+  State state_;
+  std::unique_ptr<io::CheckpointStore> store_;
+  std::optional<io::InvariantLog> log_;
+  std::optional<io::SnapshotWriter> snaps_;
+  std::int64_t lastCheckpoint_ = -1;
+  std::string lastCheckpointPath_;
+  double stepSeconds_ = 0.0, checkpointSeconds_ = 0.0;
+  Progress progress_;
+};
+
+}  // namespace
+
+RunResult runSimulation(MPI_Comm comm, const Driver& driver, const io::Deck& deck,
+                        const RunOptions& options) {
+  Loop loop(comm, driver, deck, options);
+  RunResult r;
+  try {
+    r = loop.run();
+  } catch (const Error& e) {
+    r.exitCode = e.exitCode();
+    r.message = e.what();
+    r.step = loop.state().step;
+  } catch (const std::exception& e) {
+    r.exitCode = kExitNumerical;
+    r.message = std::string("internal error: ") + e.what();
+  }
+  if (!r.message.empty()) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0)
+      std::fprintf(stderr, "%s%s: %s\n", options.label.c_str(),
+                   r.exitCode == kExitRequeue ? "stopped" : "error", r.message.c_str());
+  }
+  return r;
+}
+
+}  // namespace kirchhoff::run
