@@ -123,6 +123,7 @@ std::string CheckpointStore::write(const State& s, const std::string& model, dou
       h5::Handle d(h5::check(H5Dcreate2(g, fld.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
                                         H5P_DEFAULT, H5P_DEFAULT), "create " + fld.name));
       h5::writeInt64Attribute(d, "distributed", fld.distributed ? 1 : 0);
+      if (fld.globalSize() == 0) continue;  // nothing to write (same on every rank)
       const bool mine = fld.distributed || root;
       hsize_t start[1] = {fld.distributed ? fld.offset : 0};
       hsize_t count[1] = {mine ? fld.data.size() : 0};

@@ -1,0 +1,254 @@
+// Checkpoints and the invariant log on one rank: exact round trips of every state struct, hash
+// detection of corrupt files, fallback to the previous checkpoint, log truncation on restart.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "core/Error.hpp"
+#include "io/Checkpoint.hpp"
+#include "io/Hdf5.hpp"
+#include "io/InvariantLog.hpp"
+#include "io/SnapshotWriter.hpp"
+
+using namespace kirchhoff;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string freshDir(const std::string& name) {
+  const std::string d = "tmp_io_" + name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+State sampleState(std::int64_t step) {
+  State s;
+  s.step = step;
+  s.time = 0.1 * static_cast<double>(step);
+  std::mt19937_64 rng(42 + static_cast<unsigned>(step));
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> q(7), p(7);
+  for (auto& x : q) x = u(rng);
+  for (auto& x : p) x = u(rng) * 1e-300;  // denormal-range values survive bit for bit
+  q[3] = -0.0;
+  s.add("q", q);
+  s.add("p", p);
+  s.add("empty", {});
+  return s;
+}
+
+State layoutOf(const State& s) {
+  State t = s;
+  for (auto& f : t.fields) std::fill(f.data.begin(), f.data.end(), 0.0);
+  t.step = -1;
+  t.time = -1;
+  return t;
+}
+
+void flipByte(const std::string& path, std::size_t fromEnd) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(0, std::ios::end);
+  const auto size = static_cast<std::size_t>(f.tellg());
+  const std::size_t pos = size - fromEnd;
+  f.seekg(static_cast<std::streamoff>(pos));
+  char c;
+  f.read(&c, 1);
+  c = static_cast<char>(c ^ 0x5a);
+  f.seekp(static_cast<std::streamoff>(pos));
+  f.write(&c, 1);
+}
+
+}  // namespace
+
+TEST(Checkpoint, RoundTripIsBitwise) {
+  const std::string d = freshDir("roundtrip");
+  io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 2);
+  const State s = sampleState(12);
+  const std::string path = store.write(s, "fluidbody", 0.1, 0xabcdefull);
+  State r = layoutOf(s);
+  const io::CheckpointInfo info = store.read(path, r, "fluidbody");
+  EXPECT_EQ(r.step, 12);
+  EXPECT_EQ(r.time, s.time);
+  EXPECT_EQ(info.deckHash, 0xabcdefull);
+  EXPECT_EQ(info.dt, 0.1);
+  for (std::size_t i = 0; i < s.fields.size(); ++i) {
+    ASSERT_EQ(r.fields[i].data.size(), s.fields[i].data.size());
+    EXPECT_EQ(0, std::memcmp(r.fields[i].data.data(), s.fields[i].data.data(), s.fields[i].data.size() * 8));
+  }
+  EXPECT_TRUE(std::signbit(r["q"][3]));
+}
+
+TEST(Checkpoint, KeepsTheNewestTwo) {
+  const std::string d = freshDir("rotation");
+  io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 2);
+  for (int k : {1, 2, 3, 4}) store.write(sampleState(k), "fluidbody", 0.1, 1);
+  const auto files = store.list();
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_NE(files[0].find("checkpoint_0000000004.h5"), std::string::npos);
+  EXPECT_NE(files[1].find("checkpoint_0000000003.h5"), std::string::npos);
+}
+
+TEST(Checkpoint, WrongModelOrLayoutIsRejected) {
+  const std::string d = freshDir("layout");
+  io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 2);
+  const State s = sampleState(5);
+  const std::string path = store.write(s, "fluidbody", 0.1, 1);
+  State r = layoutOf(s);
+  EXPECT_THROW(store.read(path, r, "top"), CheckpointError);
+  State bigger = layoutOf(s);
+  bigger["q"].resize(9);
+  try {
+    store.read(path, bigger, "fluidbody");
+    FAIL();
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("state field q has 7 values, the deck needs 9"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Checkpoint, FlippedDataByteFailsTheHashAndFallsBack) {
+  const std::string d = freshDir("flip");
+  io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 2);
+  const State older = sampleState(10), newer = sampleState(20);
+  store.write(older, "fluidbody", 0.1, 1);
+  const std::string path = store.write(newer, "fluidbody", 0.1, 1);
+  // Corrupt one value of q in place (find it by its bytes, so the test targets data, not metadata).
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  in.close();
+  const double x = newer["q"][0];
+  const std::string pat(reinterpret_cast<const char*>(&x), 8);
+  const auto pos = bytes.find(pat);
+  ASSERT_NE(pos, std::string::npos);
+  flipByte(path, bytes.size() - pos - 3);
+  State r = layoutOf(newer);
+  EXPECT_THROW(store.read(path, r, "fluidbody"), CheckpointError);
+  std::vector<std::string> warnings;
+  State r2 = layoutOf(older);
+  const io::CheckpointInfo info = store.readNewest(r2, "fluidbody", &warnings);
+  EXPECT_EQ(info.step, 10);
+  EXPECT_EQ(r2["q"], older["q"]);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("hash mismatch"), std::string::npos) << warnings[0];
+}
+
+TEST(Checkpoint, TruncatedFileFallsBackAndNoneLeftIsAnError) {
+  const std::string d = freshDir("truncate");
+  io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 2);
+  store.write(sampleState(1), "fluidbody", 0.1, 1);
+  const std::string p2 = store.write(sampleState(2), "fluidbody", 0.1, 1);
+  fs::resize_file(p2, fs::file_size(p2) / 2);
+  std::vector<std::string> warnings;
+  State r = layoutOf(sampleState(1));
+  EXPECT_EQ(store.readNewest(r, "fluidbody", &warnings).step, 1);
+  EXPECT_EQ(warnings.size(), 1u);
+  const auto files = store.list();
+  fs::resize_file(files[1], 100);
+  try {
+    State r3 = layoutOf(sampleState(1));
+    store.readNewest(r3, "fluidbody", nullptr);
+    FAIL();
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("no usable checkpoint"), std::string::npos);
+    EXPECT_EQ(e.exitCode(), kExitData);
+  }
+}
+
+TEST(Checkpoint, HashSeesEveryValuePositionAndName) {
+  State a = sampleState(3), b = a;
+  const auto h = io::stateHash(a, MPI_COMM_WORLD);
+  std::swap(b["q"][0], b["q"][1]);
+  EXPECT_NE(io::stateHash(b, MPI_COMM_WORLD), h);
+  State c = a;
+  c.fields[0].name = "Q";
+  EXPECT_NE(io::stateHash(c, MPI_COMM_WORLD), h);
+  State e = a;
+  e.time = std::nextafter(e.time, 1.0);
+  EXPECT_NE(io::stateHash(e, MPI_COMM_WORLD), h);
+}
+
+TEST(InvariantLog, AppendTruncateAndContinue) {
+  const std::string d = freshDir("log");
+  const std::string path = d + "/invariants.h5";
+  {
+    auto log = io::InvariantLog::create(path, {"energy", "momentum_x"}, {{"model", "fluidbody"}}, 1, 3);
+    for (int k = 0; k <= 10; ++k) log.append(k, 0.5 * k, {1.0 + k, -1.0 * k});
+    log.snapshotForCheckpoint();
+  }
+  std::string w;
+  {
+    auto log = io::InvariantLog::reopen(path, {"energy", "momentum_x"}, 6, 1, 3, &w);
+    EXPECT_TRUE(w.empty());
+    EXPECT_EQ(log.firstValue("energy"), 1.0);
+    log.append(7, 3.5, {100.0, 0.0});
+  }
+  io::h5::Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  io::h5::Handle g(H5Gopen2(f, "invariants", H5P_DEFAULT));
+  const auto steps = io::h5::readInt64s(g, "step");
+  const auto e = io::h5::readDoubles(g, "energy");
+  ASSERT_EQ(steps.size(), 8u);
+  EXPECT_EQ(steps.back(), 7);
+  EXPECT_EQ(e[6], 7.0);
+  EXPECT_EQ(e[7], 100.0);
+  EXPECT_EQ(io::h5::readStringAttribute(f, "model"), "fluidbody");
+}
+
+TEST(InvariantLog, OffGridFinalRowIsDroppedOnRestart) {
+  const std::string d = freshDir("loggrid");
+  const std::string path = d + "/invariants.h5";
+  {
+    auto log = io::InvariantLog::create(path, {"energy"}, {}, 1, 100);
+    for (int k : {0, 5, 10, 13}) log.append(k, k, {1.0 * k});  // 13: a final row off the grid
+  }
+  std::string w;
+  { auto log = io::InvariantLog::reopen(path, {"energy"}, 13, 5, 100, &w); }
+  io::h5::Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  io::h5::Handle g(H5Gopen2(f, "invariants", H5P_DEFAULT));
+  EXPECT_EQ(io::h5::readInt64s(g, "step"), (std::vector<std::int64_t>{0, 5, 10}));
+}
+
+TEST(InvariantLog, DamagedLogIsRebuiltFromItsCheckpointCopy) {
+  const std::string d = freshDir("logbackup");
+  const std::string path = d + "/invariants.h5";
+  {
+    auto log = io::InvariantLog::create(path, {"energy"}, {}, 1, 100);
+    for (int k = 0; k <= 4; ++k) log.append(k, k, {2.0 * k});
+    log.snapshotForCheckpoint();
+  }
+  fs::resize_file(path, 200);
+  std::string w;
+  { auto log = io::InvariantLog::reopen(path, {"energy"}, 4, 1, 100, &w); }
+  EXPECT_NE(w.find("continued from"), std::string::npos) << w;
+  io::h5::Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  io::h5::Handle g(H5Gopen2(f, "invariants", H5P_DEFAULT));
+  EXPECT_EQ(io::h5::readDoubles(g, "energy").back(), 8.0);
+  fs::remove(path + ".ckpt");
+  fs::resize_file(path, 200);
+  EXPECT_THROW(io::InvariantLog::reopen(path, {"energy"}, 4, 1, 100, &w), CheckpointError);
+}
+
+TEST(Snapshots, WriteAndTrimOnRestart) {
+  const std::string d = freshDir("snap");
+  Snapshot s;
+  SnapshotMesh m;
+  m.name = "bodies";
+  m.topology = SnapshotMesh::Topology::Polygon;
+  m.coordinates = {0, 0, 1, 0, 0, 1, 2, 2, 3, 2, 3, 3, 2, 3};
+  m.cellSizes = {3, 4};
+  m.attributes.emplace_back("body", std::vector<double>{0, 0, 0, 1, 1, 1, 1});
+  s.meshes.push_back(m);
+  {
+    io::SnapshotWriter w(d + "/s.h5", d + "/s.xmf", -1);
+    for (int k : {0, 10, 20}) w.write(k, 0.1 * k, s);
+  }
+  { io::SnapshotWriter w(d + "/s.h5", d + "/s.xmf", 10); }
+  std::ifstream x(d + "/s.xmf");
+  const std::string xmf((std::istreambuf_iterator<char>(x)), {});
+  EXPECT_NE(xmf.find("step_0000000010"), std::string::npos);
+  EXPECT_EQ(xmf.find("step_0000000020"), std::string::npos);
+  EXPECT_NE(xmf.find("TopologyType=\"Mixed\" NumberOfElements=\"2\""), std::string::npos);
+  EXPECT_NE(xmf.find("Dimensions=\"7 2\""), std::string::npos);
+}

@@ -1,0 +1,24 @@
+# Helpers for the regression scripts: paths, MPI as root, assertions with clear messages.
+set -euo pipefail
+BIN=${KIRCHHOFF_BIN_DIR:?set by ctest}
+SRC=${KIRCHHOFF_SOURCE_DIR:?set by ctest}
+PY=/usr/bin/python3
+CMP="$PY $SRC/tests/regression/h5compare.py"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_ess_singleton_isolated=1
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kirchhoff-$(basename "$0" .sh)-XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# expect_exit CODE CMD...: runs CMD, keeps its output in last.out, checks the exit code.
+expect_exit() {
+  local want=$1; shift
+  set +e; "$@" >last.out 2>&1; local got=$?; set -e
+  [ "$got" = "$want" ] || { cat last.out >&2; fail "'$*' exited $got, expected $want"; }
+}
+expect_output() { grep -qF -- "$1" last.out || { cat last.out >&2; fail "output lacks: $1"; }; }
+# run_np N ARGS...: the fluidbody driver on N ranks (N = 1: singleton, no mpirun)
+run_np() {
+  local np=$1; shift
+  if [ "$np" = 1 ]; then "$BIN/$DRIVER" "$@"; else mpirun -n "$np" "$BIN/$DRIVER" "$@"; fi
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SIGUSR1 mid-run (issue 2): exit 75 with a readable checkpoint; resuming finishes with the same
+# final state and log as an uninterrupted run. Also the wall-clock budget (--max-wall).
+source "$(dirname "$0")/lib.bash"
+DRIVER=kirchhoff-fluidbody
+cat > deck.yaml <<'YAML'
+model: fluidbody
+time: {dt: 0.001, steps: 5000000}
+output: {checkpoint_interval: 100000, log_interval: 50, progress_interval: 0}
+vortices:
+  - {position: [0.0, 0.0], circulation: 1.0}
+  - {position: [1.0, 0.2], circulation: 0.7}
+  - {position: [-0.3, 1.1], circulation: -0.4}
+YAML
+for np in 1 2; do
+  if [ $np = 1 ]; then "$BIN/$DRIVER" deck.yaml -o sig$np >sig.out 2>&1 & pid=$!
+  else mpirun -n 2 "$BIN/$DRIVER" deck.yaml -o sig$np >sig.out 2>&1 & pid=$!; fi
+  sleep 3
+  kill -USR1 $pid
+  set +e; wait $pid; code=$?; set -e
+  cat sig.out
+  [ $code = 75 ] || fail "signalled run exited $code, expected 75"
+  grep -q "stopped at step" sig.out || fail "no stop message"
+  k=$($CMP newest sig$np/checkpoints)
+  [ "$k" -gt 0 ] || fail "no checkpoint after the signal"
+  m=$((k + 777))
+  expect_exit 0 run_np $np deck.yaml -o sig$np --restart --steps $m
+  expect_exit 0 run_np $np deck.yaml -o ref$np --steps $m
+  $CMP state ref$np/checkpoints sig$np/checkpoints
+  $CMP logs ref$np/invariants.h5 sig$np/invariants.h5
+done
+# Wall-clock budget: exits 75 before the budget ends, with a checkpoint.
+start=$(date +%s)
+expect_exit 75 run_np 1 deck.yaml -o wall --max-wall 3
+expect_output "wall-clock budget of 3 s"
+[ $(( $(date +%s) - start )) -lt 10 ] || fail "the budget was not kept"
+$CMP newest wall/checkpoints
+echo "signals OK"
