@@ -1,0 +1,103 @@
+// Field evaluation from the panel densities (fluidbody.md "Fluid quantities", "Panel method"):
+// phi = sum sigma_q phi_q, psi = -sum sigma_q Im Omega_q (branch cut inside the bodies), u = grad phi.
+#include "fluid/FlowEvaluator.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+
+namespace kirchhoff::fluid {
+
+using panel::Complex;
+
+PointFields evaluateFields(const PanelFluid& fluid, const Vec2& z) {
+  const PanelGeometry& g = fluid.geometry();
+  const int n = fluid.bodyCount();
+  const Eigen::MatrixXd& sigma = fluid.densities();
+  PointFields f;
+  f.psiGamma = vortexStreamFunction(fluid.vortices(), z);
+  f.uGamma = biotSavart(fluid.vortices(), z);
+  f.phiB = Eigen::VectorXd::Zero(3 * n);
+  f.psiB = Eigen::VectorXd::Zero(3 * n);
+  f.uB = Eigen::Matrix2Xd::Zero(2, 3 * n);
+  const Complex zc = lie::toComplex(z);
+  for (int q = 0; q < g.panels; ++q) {
+    const panel::PotentialTerms pt = panel::potentialTerms(g.seg[q], zc);
+    const panel::StreamTerms st = panel::streamTerms(g.seg[q], zc, g.centre[g.body[q]]);
+    const Vec2 u(pt.dW.real(), -pt.dW.imag());
+    const double psi = -st.omega.imag();
+    const double sI = sigma(q, 3 * n);
+    f.phiI += sI * pt.phi;
+    f.psiI += sI * psi;
+    f.uI += sI * u;
+    // Rigid densities are non-zero on every body (coupling), so loop over all dofs.
+    for (int a = 0; a < 3 * n; ++a) {
+      const double s = sigma(q, a);
+      f.phiB[a] += s * pt.phi;
+      f.psiB[a] += s * psi;
+      f.uB.col(a) += s * u;
+    }
+  }
+  return f;
+}
+
+FlowSample sampleFlow(const PanelFluid& fluid, const Eigen::VectorXd& Xi, double x0, double x1,
+                      int nx, double y0, double y1, int ny, double clearance) {
+  FlowSample s;
+  const int n = fluid.bodyCount();
+  s.x.resize(nx);
+  s.y.resize(ny);
+  for (int i = 0; i < nx; ++i) s.x[i] = nx > 1 ? x0 + (x1 - x0) * i / (nx - 1) : x0;
+  for (int i = 0; i < ny; ++i) s.y[i] = ny > 1 ? y0 + (y1 - y0) * i / (ny - 1) : y0;
+  const std::size_t total = static_cast<std::size_t>(nx) * ny;
+  s.psiGamma.assign(total, 0.0);
+  s.psiI.assign(total, 0.0);
+  s.psiB.assign(total, 0.0);
+  s.u.assign(total, 0.0);
+  s.v.assign(total, 0.0);
+  s.mask.assign(total, 0);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(fluid.comm(), &rank);
+  MPI_Comm_size(fluid.comm(), &ranks);
+  for (int iy = rank; iy < ny; iy += ranks) {
+    for (int ix = 0; ix < nx; ++ix) {
+      const std::size_t k = static_cast<std::size_t>(iy) * nx + ix;
+      const Vec2 z(s.x[ix], s.y[iy]);
+      int mask = 0;
+      for (int j = 0; j < n && !mask; ++j) {
+        const Vec2 Z = fluid.poses()[j].applyInverse(z);
+        if (contains(fluid.bodies()[j], Z) || boundaryDistance(fluid.bodies()[j], Z) < clearance)
+          mask = 1;
+      }
+      for (int i = 0; i < fluid.vortices().size() && !mask; ++i)
+        if ((z - fluid.vortices().gamma[i]).norm() < clearance) mask = 2;
+      s.mask[k] = mask;
+      if (mask) continue;
+      const PointFields f = evaluateFields(fluid, z);
+      s.psiGamma[k] = f.psiGamma;
+      s.psiI[k] = f.psiI;
+      s.psiB[k] = n > 0 ? f.psiB.dot(Xi) : 0.0;
+      const Vec2 u = f.uGamma + f.uI + (n > 0 ? Vec2(f.uB * Xi) : Vec2::Zero());
+      s.u[k] = u.x();
+      s.v[k] = u.y();
+    }
+  }
+  if (ranks > 1) {
+    // Each point was computed by exactly one rank (others hold zeros): the sums are exact.
+    for (auto* vec : {&s.psiGamma, &s.psiI, &s.psiB, &s.u, &s.v})
+      MPI_Allreduce(MPI_IN_PLACE, vec->data(), static_cast<int>(total), MPI_DOUBLE, MPI_SUM,
+                    fluid.comm());
+    MPI_Allreduce(MPI_IN_PLACE, s.mask.data(), static_cast<int>(total), MPI_INT, MPI_SUM,
+                  fluid.comm());
+  }
+  for (int j = 0; j < n; ++j) {
+    std::vector<Vec2> o;
+    for (const Vec2& Z : fluid.bodies()[j].vertices) o.push_back(fluid.poses()[j].apply(Z));
+    s.outlines.push_back(std::move(o));
+  }
+  s.vortexPositions = fluid.vortices().gamma;
+  s.circulations = fluid.vortices().K;
+  return s;
+}
+
+}  // namespace kirchhoff::fluid

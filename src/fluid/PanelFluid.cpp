@@ -1,0 +1,465 @@
+// PanelFluid: source panels for phi_B (3n rigid-motion problems) and phi_I, then A(g), M_C, W_G
+// (seed 000 eqs. 47, 50, 61) and the exact adjoint gradient of F = 1/2 <A Xi,Xi> + W_G + <M_C,Xi>.
+//
+// Discrete functional. With M the augmented collocation matrix, S the midpoint potentials,
+// L = diag(l), G_iq = psi_q(gamma_i), beta = B Xi (rigid data, constant in the body frames):
+//   sigma_X = M^-1 beta,  sigma_I = M^-1 b_I,  b_I,p = -<u_gamma(m_p), n_p>,
+//   F = rho ( -1/2 beta^T L S sigma_X + 1/2 K^T G sigma_I + K^T G sigma_X + W_vv ).
+// Adjoint (fluidbody.md "dF = df - lambda^T (dA sigma - db)"):
+//   M^T lambda_X = -1/2 S^T L beta + G^T K,   M^T lambda_I = 1/2 G^T K,
+//   dF/dq = rho ( df/dq|_sigma - lambda_X^T dM sigma_X - lambda_I^T (dM sigma_I - db_I) ).
+// Every entry depends on relative positions only, so body derivatives follow from the z-derivatives
+// by translation and rotation invariance; the identities sum_j dF/dy_j + sum_i dF/dgamma_i = 0 etc.
+// then hold to round-off.
+#include "fluid/PanelFluid.hpp"
+
+#include <petscsys.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+
+#include "core/Error.hpp"
+#include "fluid/PetscThrow.hpp"
+
+namespace kirchhoff::fluid {
+
+using panel::Complex;
+using panel::gradIm;
+using panel::gradRe;
+using panel::kInvTwoPi;
+
+namespace {
+
+const Complex kI(0.0, 1.0);
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+/// Collocation entry of panel q's unit source at the midpoint z (normal nu) of a panel of another
+/// body P (centre yP), with its derivatives over body P's pose:
+///   M = <u_q(z), n> = Re(W' nu),  S = phi_q(z),
+///   d = {dM/dy1, dM/dy2, dM/dtheta, dS/dy1, dS/dy2, dS/dtheta}.
+inline void interBodyEntry(const panel::Segment& s, const Complex& z, const Complex& nu,
+                           const Complex& yP, double logRa, double logRb, double& M, double& S,
+                           double* d) {
+  const panel::PotentialTerms t = panel::potentialTerms(s, z, logRa, logRb, true);
+  M = (t.dW * nu).real();
+  S = t.phi;
+  const Complex c1 = t.d2W * nu, arm = kI * (z - yP);
+  d[0] = c1.real();
+  d[1] = -c1.imag();
+  d[2] = (c1 * arm).real() + (kI * t.dW * nu).real();
+  d[3] = t.dW.real();
+  d[4] = -t.dW.imag();
+  d[5] = (t.dW * arm).real();
+}
+
+}  // namespace
+
+PanelOptions PanelOptions::fromOptions(const std::string& prefix) {
+  PanelOptions o;
+  const char* pre = prefix.empty() ? nullptr : prefix.c_str();
+  char buf[64];
+  PetscBool set = PETSC_FALSE;
+  KIRCHHOFF_PETSC_THROW(PetscOptionsGetString(nullptr, pre, "-correction", buf, sizeof buf, &set));
+  if (set) {
+    const std::string v = lower(buf);
+    if (v == "auto") o.correction = PanelCorrection::Auto;
+    else if (v == "none") o.correction = PanelCorrection::None;
+    else if (v == "turning") o.correction = PanelCorrection::Turning;
+    else if (v == "flux") o.correction = PanelCorrection::Flux;
+    else
+      throw ConfigurationError("option -" + prefix + "correction: '" + v +
+                               "' is not one of auto, none, turning, flux");
+  }
+  KIRCHHOFF_PETSC_THROW(PetscOptionsGetString(nullptr, pre, "-solver", buf, sizeof buf, &set));
+  if (set) {
+    const std::string v = lower(buf);
+    if (v == "auto") o.solver = PanelSolver::Auto;
+    else if (v == "direct") o.solver = PanelSolver::Direct;
+    else if (v == "ksp") o.solver = PanelSolver::Ksp;
+    else
+      throw ConfigurationError("option -" + prefix + "solver: '" + v +
+                               "' is not one of auto, direct, ksp");
+  }
+  PetscInt n = 0;
+  KIRCHHOFF_PETSC_THROW(PetscOptionsGetInt(nullptr, pre, "-direct_max", &n, &set));
+  if (set) o.directMax = static_cast<int>(n);
+  KIRCHHOFF_PETSC_THROW(PetscOptionsGetInt(nullptr, pre, "-cache_max", &n, &set));
+  if (set) o.cacheMax = static_cast<long>(n);
+  return o;
+}
+
+PanelFluid::PanelFluid(MPI_Comm comm, std::vector<Polygon> bodies, double fluidDensity,
+                       const std::string& prefix)
+    : PanelFluid(comm, std::move(bodies), fluidDensity, PanelOptions::fromOptions(prefix), prefix) {}
+
+PanelFluid::PanelFluid(MPI_Comm comm, std::vector<Polygon> bodies, double fluidDensity,
+                       const PanelOptions& options, const std::string& prefix)
+    : comm_(comm), bodies_(std::move(bodies)), rho_(fluidDensity), options_(options),
+      geometry_(bodies_) {
+  if (!(rho_ > 0.0) || !std::isfinite(rho_))
+    throw ConfigurationError("fluid density must be positive, got " + std::to_string(rho_));
+  MPI_Comm_size(comm_, &ranks_);
+  MPI_Comm_rank(comm_, &rank_);
+  const int n = bodyCount();
+  correction_.resize(n);
+  for (int j = 0; j < n; ++j)
+    correction_[j] = options_.correction != PanelCorrection::Auto
+                         ? options_.correction
+                         : (bodies_[j].smooth ? PanelCorrection::Flux : PanelCorrection::None);
+  B_ = Eigen::MatrixXd::Zero(geometry_.panels, 3 * n);
+  for (int p = 0; p < geometry_.panels; ++p)
+    for (int k = 0; k < 3; ++k) B_(p, 3 * geometry_.body[p] + k) = geometry_.rigidData[3 * p + k];
+  addedMass_ = Eigen::MatrixXd::Zero(3 * n, 3 * n);
+  momentum_ = Eigen::VectorXd::Zero(3 * n);
+  sigma_ = Eigen::MatrixXd::Zero(geometry_.panels, 3 * n + 1);
+  mu_ = Eigen::VectorXd::Zero(n);
+  if (n == 0) return;
+  std::vector<Eigen::MatrixXd> augmented, selfS;
+  buildSelfBlocks(augmented, selfS);
+  system_ = std::make_unique<PanelSystem>(comm_, geometry_, augmented, options_.solver,
+                                          options_.directMax, prefix);
+  const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+  Srows_ = RowMatrix::Zero(p1 - p0, geometry_.panels);
+  for (int p = p0; p < p1; ++p) {
+    const int j = geometry_.body[p], o = geometry_.offset[j];
+    Srows_.row(p - p0).segment(o, geometry_.bodySize(j)) = selfS[j].row(p - o);
+  }
+  cache_ = n > 1 && static_cast<long>(p1 - p0) * geometry_.panels <= options_.cacheMax;
+  if (cache_) dCache_.assign(6, RowMatrix::Zero(p1 - p0, geometry_.panels));
+  if (n == 1) solveRigid();  // one body: A and sigma_B are constant in its frame
+}
+
+PanelFluid::~PanelFluid() = default;
+
+void PanelFluid::buildSelfBlocks(std::vector<Eigen::MatrixXd>& augmented,
+                                 std::vector<Eigen::MatrixXd>& selfS) {
+  // Body frame = geometry at identity poses (set by the PanelGeometry constructor).
+  const double ln2 = std::log(2.0);
+  for (int j = 0; j < bodyCount(); ++j) {
+    const int o = geometry_.offset[j], nj = geometry_.bodySize(j);
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(nj + 1, nj + 1), S(nj, nj);
+    for (int p = 0; p < nj; ++p) {
+      const Complex z = geometry_.m[o + p], nu = geometry_.nu[o + p];
+      for (int q = 0; q < nj; ++q) {
+        if (p == q) {
+          S(p, q) = panel::selfPotential(geometry_.length[o + q]);
+          continue;
+        }
+        const panel::PotentialTerms t = panel::potentialTerms(geometry_.seg[o + q], z);
+        A(p, q) = (t.dW * nu).real();
+        S(p, q) = t.phi;
+      }
+    }
+    for (int p = 0; p < nj; ++p) {
+      const int g = o + p;
+      switch (correction_[j]) {
+        case PanelCorrection::Turning:
+          A(p, p) = 0.5 + ln2 / (4.0 * panel::kPi) * (geometry_.turnStart[g] + geometry_.turnEnd[g]);
+          break;
+        case PanelCorrection::Flux: {
+          double col = 0.0;
+          for (int r = 0; r < nj; ++r)
+            if (r != p) col += geometry_.length[o + r] * A(r, p);
+          A(p, p) = 1.0 - col / geometry_.length[g];
+          break;
+        }
+        default:
+          A(p, p) = 0.5;
+      }
+      A(p, nj) = 1.0;                       // multiplier mu_j
+      A(nj, p) = geometry_.length[g];       // zero net source on body j
+    }
+    augmented.push_back(std::move(A));
+    selfS.push_back(std::move(S));
+  }
+}
+
+void PanelFluid::assembleInterBody() {
+  // Owned panel rows p against the panels q of the other bodies: M_pq, S_pq and derivatives.
+  const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+  RowMatrix& rows = system_->rows();
+  const int r0 = system_->rowBegin();
+  std::vector<double> logR(geometry_.panels);
+  double d[6];
+  for (int p = p0; p < p1; ++p) {
+    const int P = geometry_.body[p];
+    const Complex z = geometry_.m[p], nu = geometry_.nu[p], yP = geometry_.centre[P];
+    const int row = system_->panelIndex(p) - r0;
+    for (int Q = 0; Q < bodyCount(); ++Q) {
+      if (Q == P) continue;
+      const int q0 = geometry_.offset[Q], q1 = geometry_.offset[Q + 1];
+      for (int q = q0; q < q1; ++q) logR[q] = std::log(std::abs(z - geometry_.seg[q].a));
+      for (int q = q0; q < q1; ++q) {
+        double M, S;
+        interBodyEntry(geometry_.seg[q], z, nu, yP, logR[q], logR[geometry_.next[q]], M, S, d);
+        rows(row, system_->panelIndex(q)) = M;
+        Srows_(p - p0, q) = S;
+        if (cache_)
+          for (int k = 0; k < 6; ++k) dCache_[k](p - p0, q) = d[k];
+      }
+    }
+  }
+}
+
+void PanelFluid::assembleVortexTerms() {
+  // G_iq = psi_q(gamma_i) and dOmega_q/dz at gamma_i for the owned panels, then summed over ranks
+  // (each entry comes from exactly one rank, so the sum is exact).
+  const int m = vortices_.size(), N = geometry_.panels;
+  G_ = Eigen::MatrixXd::Zero(m, N);
+  dG_ = Eigen::MatrixXcd::Zero(m, N);
+  if (m == 0 || N == 0) return;
+  const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+  std::vector<Complex> alpha(N), logAlpha(N);
+  for (int i = 0; i < m; ++i) {
+    const Complex z = lie::toComplex(vortices_.gamma[i]);
+    for (int Q = 0; Q < bodyCount(); ++Q) {
+      const int q0 = std::max(geometry_.offset[Q], p0), q1 = std::min(geometry_.offset[Q + 1], p1);
+      if (q0 >= q1) continue;
+      const Complex w0 = z - geometry_.centre[Q];
+      for (int q = q0; q < q1; ++q) {
+        alpha[q] = (z - geometry_.seg[q].a) / w0;
+        logAlpha[q] = std::log(alpha[q]);
+      }
+      for (int q = q0; q < q1; ++q) {
+        const int nq = geometry_.next[q];
+        Complex aB, lB;
+        if (nq >= q0 && nq < q1) {
+          aB = alpha[nq];
+          lB = logAlpha[nq];
+        } else {
+          aB = (z - geometry_.seg[q].b) / w0;
+          lB = std::log(aB);
+        }
+        const panel::StreamTerms t =
+            panel::streamTerms(geometry_.seg[q], w0, alpha[q], logAlpha[q], aB, lB);
+        G_(i, q) = -t.omega.imag();
+        dG_(i, q) = t.dOmega;
+      }
+    }
+  }
+  if (ranks_ > 1) {
+    MPI_Allreduce(MPI_IN_PLACE, G_.data(), m * N, MPI_DOUBLE, MPI_SUM, comm_);
+    MPI_Allreduce(MPI_IN_PLACE, dG_.data(), 2 * m * N, MPI_DOUBLE, MPI_SUM, comm_);
+  }
+}
+
+Eigen::MatrixXd PanelFluid::rightHandSides(bool rigid) const {
+  // Augmented right-hand sides: rigid data of each body dof (3n columns) or b_I (one column).
+  const int n = bodyCount(), N = geometry_.panels;
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), rigid ? 3 * n : 1);
+  for (int p = 0; p < N; ++p) {
+    const int r = system_->panelIndex(p);
+    if (rigid) {
+      for (int k = 0; k < 3; ++k) R(r, 3 * geometry_.body[p] + k) = geometry_.rigidData[3 * p + k];
+    } else {
+      Complex V(0.0, 0.0);  // conj(u_gamma) = -i sum K_i / (2 pi (z - gamma_i))
+      for (int i = 0; i < vortices_.size(); ++i)
+        V += vortices_.K[i] / (geometry_.m[p] - lie::toComplex(vortices_.gamma[i]));
+      V *= -kI * kInvTwoPi;
+      R(r, 0) = -(V * geometry_.nu[p]).real();
+    }
+  }
+  return R;
+}
+
+void PanelFluid::solveRigid() {
+  const int n = bodyCount(), N = geometry_.panels;
+  const Eigen::MatrixXd X = system_->solve(rightHandSides(true));
+  for (int p = 0; p < N; ++p) sigma_.row(p).head(3 * n) = X.row(system_->panelIndex(p));
+  // A = -B^T L S Sigma_B over the owned rows, summed over ranks, symmetrized.
+  const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+  const Eigen::MatrixXd SS = Srows_ * sigma_.leftCols(3 * n);
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(3 * n, 3 * n);
+  for (int p = p0; p < p1; ++p) A -= geometry_.length[p] * B_.row(p).transpose() * SS.row(p - p0);
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, A.data(), 9 * n * n, MPI_DOUBLE, MPI_SUM, comm_);
+  addedMass_ = rho_ * 0.5 * (A + A.transpose());
+  asymmetry_ = (A - A.transpose()).cwiseAbs().maxCoeff() / std::max(A.cwiseAbs().maxCoeff(), 1e-300);
+}
+
+void PanelFluid::setConfiguration(const std::vector<lie::Pose>& poses, const Vortices& vortices) {
+  const int n = bodyCount(), m = vortices.size();
+  if (static_cast<int>(vortices.K.size()) != m)
+    throw ConfigurationError("vortices: " + std::to_string(m) + " positions but " +
+                             std::to_string(vortices.K.size()) + " circulations");
+  geometry_.place(poses);
+  vortices_ = vortices;
+  // Vortex-vortex part of W_G, pair rows split over ranks.
+  const int i0 = static_cast<int>(static_cast<long>(m) * rank_ / ranks_);
+  const int i1 = static_cast<int>(static_cast<long>(m) * (rank_ + 1) / ranks_);
+  double wvv = vortexInteraction(vortices_, i0, i1);
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, &wvv, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  if (n == 0) {
+    routh_ = rho_ * wvv;
+    return;
+  }
+  double t0 = MPI_Wtime();
+  if (n > 1) assembleInterBody();
+  assembleVortexTerms();
+  const Eigen::MatrixXd rhs = rightHandSides(false);
+  double t1 = MPI_Wtime();
+  if (n > 1) {
+    system_->update();
+    solveRigid();
+  }
+  const Eigen::MatrixXd X = system_->solve(rhs);
+  timings_.assembly = t1 - t0;
+  timings_.solve = MPI_Wtime() - t1;
+  for (int p = 0; p < geometry_.panels; ++p) sigma_(p, 3 * n) = X(system_->panelIndex(p), 0);
+  for (int j = 0; j < n; ++j) mu_[j] = X(system_->constraintIndex(j), 0);
+  if (m > 0) {
+    const Eigen::Map<const Eigen::VectorXd> K(vortices_.K.data(), m);
+    const Eigen::RowVectorXd KG = K.transpose() * G_;
+    momentum_ = rho_ * (KG * sigma_.leftCols(3 * n)).transpose();
+    routh_ = rho_ * (0.5 * KG.dot(sigma_.col(3 * n)) + wvv);
+  } else {
+    momentum_.setZero();
+    routh_ = 0.0;
+  }
+}
+
+double PanelFluid::lagrangianValue(const Eigen::VectorXd& Xi) const {
+  return 0.5 * Xi.dot(addedMass_ * Xi) + routh_ + momentum_.dot(Xi);
+}
+
+void PanelFluid::addPairGradient(const Eigen::VectorXd& lamX, const Eigen::VectorXd& lamI,
+                                 const Eigen::VectorXd& sigX, const Eigen::VectorXd& sigI,
+                                 const Eigen::VectorXd& beta, Eigen::VectorXd& grad) const {
+  // Weights of the inter-body entries: w_M = -(lamX_p sigX_q + lamI_p sigI_q) on dM_pq,
+  // w_S = -1/2 beta_p l_p sigX_q on dS_pq; body Q's derivatives by invariance.
+  const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+  std::vector<double> logR(geometry_.panels);
+  double d[6];
+  for (int p = p0; p < p1; ++p) {
+    const int P = geometry_.body[p];
+    const Complex z = geometry_.m[p], nu = geometry_.nu[p], yP = geometry_.centre[P];
+    const double aX = -lamX[p], aI = -lamI[p], aS = -0.5 * beta[p] * geometry_.length[p];
+    for (int Q = 0; Q < bodyCount(); ++Q) {
+      if (Q == P) continue;
+      const int q0 = geometry_.offset[Q], q1 = geometry_.offset[Q + 1];
+      double cy1 = 0.0, cy2 = 0.0, ct = 0.0;
+      if (cache_) {
+        const int r = p - p0;
+        for (int q = q0; q < q1; ++q) {
+          const double wM = aX * sigX[q] + aI * sigI[q], wS = aS * sigX[q];
+          cy1 += wM * dCache_[0](r, q) + wS * dCache_[3](r, q);
+          cy2 += wM * dCache_[1](r, q) + wS * dCache_[4](r, q);
+          ct += wM * dCache_[2](r, q) + wS * dCache_[5](r, q);
+        }
+      } else {
+        for (int q = q0; q < q1; ++q) logR[q] = std::log(std::abs(z - geometry_.seg[q].a));
+        for (int q = q0; q < q1; ++q) {
+          double M, S;
+          interBodyEntry(geometry_.seg[q], z, nu, yP, logR[q], logR[geometry_.next[q]], M, S, d);
+          const double wM = aX * sigX[q] + aI * sigI[q], wS = aS * sigX[q];
+          cy1 += wM * d[0] + wS * d[3];
+          cy2 += wM * d[1] + wS * d[4];
+          ct += wM * d[2] + wS * d[5];
+        }
+      }
+      const Vec2 cy(cy1, cy2);
+      const Vec2 arm = lie::Jrot(geometry_.poses[P].y - geometry_.poses[Q].y);
+      grad[3 * P] += ct;
+      grad.segment<2>(3 * P + 1) += cy;
+      grad[3 * Q] -= ct + cy.dot(arm);
+      grad.segment<2>(3 * Q + 1) -= cy;
+    }
+  }
+}
+
+Eigen::VectorXd PanelFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
+  const int n = bodyCount(), m = vortices_.size(), N = geometry_.panels;
+  if (Xi.size() != 3 * n)
+    throw ConfigurationError("lagrangianGradient: Xi has " + std::to_string(Xi.size()) +
+                             " entries, expected " + std::to_string(3 * n));
+  const double t0 = MPI_Wtime();
+  Eigen::VectorXd grad = Eigen::VectorXd::Zero(3 * n + 2 * m);
+  Eigen::Map<Eigen::VectorXd> gv(grad.data() + 3 * n, 2 * m);
+  const int i0 = static_cast<int>(static_cast<long>(m) * rank_ / ranks_);
+  const int i1 = static_cast<int>(static_cast<long>(m) * (rank_ + 1) / ranks_);
+  addVortexInteractionGradient(vortices_, i0, i1, gv);
+  if (n > 0) {
+    const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+    const Eigen::VectorXd beta = B_ * Xi;
+    const Eigen::VectorXd sigX = sigma_.leftCols(3 * n) * Xi;
+    const Eigen::VectorXd sigI = sigma_.col(3 * n);
+    Eigen::VectorXd GtK = Eigen::VectorXd::Zero(N);
+    if (m > 0) GtK = G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m);
+    // S^T L beta over the owned rows, summed over ranks.
+    Eigen::VectorXd Lbeta = Eigen::VectorXd::Zero(p1 - p0);
+    for (int p = p0; p < p1; ++p) Lbeta[p - p0] = geometry_.length[p] * beta[p];
+    Eigen::VectorXd StLb = Srows_.transpose() * Lbeta;
+    if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, StLb.data(), N, MPI_DOUBLE, MPI_SUM, comm_);
+    Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), 2);
+    for (int p = 0; p < N; ++p) {
+      const int r = system_->panelIndex(p);
+      R(r, 0) = -0.5 * StLb[p] + GtK[p];
+      R(r, 1) = 0.5 * GtK[p];
+    }
+    const Eigen::MatrixXd Lam = system_->solve(R, true);
+    Eigen::VectorXd lamX(N), lamI(N);
+    for (int p = 0; p < N; ++p) {
+      lamX[p] = Lam(system_->panelIndex(p), 0);
+      lamI[p] = Lam(system_->panelIndex(p), 1);
+    }
+    if (n > 1) addPairGradient(lamX, lamI, sigX, sigI, beta, grad);
+    for (int i = 0; i < m; ++i) {
+      const double K = vortices_.K[i];
+      const Complex g = lie::toComplex(vortices_.gamma[i]);
+      Vec2 gi = Vec2::Zero();
+      // d/dq of K^T G (sigma_X + sigma_I / 2): psi_q(gamma_i), panel q on body Q.
+      for (int q = p0; q < p1; ++q) {
+        const int Q = geometry_.body[q];
+        const double w = K * (sigX[q] + 0.5 * sigI[q]);
+        const Complex dO = dG_(i, q);
+        const Vec2 gz = -gradIm(dO);  // d psi / d gamma_i
+        gi += w * gz;
+        grad.segment<2>(3 * Q + 1) -= w * gz;
+        grad[3 * Q] += w * (dO * kI * (g - geometry_.centre[Q])).imag();
+      }
+      // lambda_I^T d b_I: b_I,p = -Re(V(m_p) nu_p), V = -i sum K / (2 pi (z - gamma)).
+      for (int p = p0; p < p1; ++p) {
+        const int P = geometry_.body[p];
+        const Complex d = geometry_.m[p] - g, nu = geometry_.nu[p];
+        const Complex k = K * kInvTwoPi / (d * d);
+        const Complex Vi = -kI * K * kInvTwoPi / d;
+        const double w = lamI[p];
+        const Vec2 gg = gradRe(kI * k * nu);  // d b_p / d gamma_i
+        gi += w * gg;
+        grad.segment<2>(3 * P + 1) -= w * gg;
+        grad[3 * P] -= w * ((kI * k * kI * (geometry_.m[p] - geometry_.centre[P]) * nu).real() +
+                            (Vi * kI * nu).real());
+      }
+      grad.segment<2>(3 * n + 2 * i) += gi;
+    }
+  }
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, grad.data(), grad.size(), MPI_DOUBLE, MPI_SUM, comm_);
+  timings_.gradient = MPI_Wtime() - t0;
+  return rho_ * grad;
+}
+
+std::vector<lie::Vec2> PanelFluid::vortexVelocities(const Eigen::VectorXd& Xi) const {
+  const int n = bodyCount(), m = vortices_.size(), N = geometry_.panels;
+  std::vector<Vec2> u(m);
+  Eigen::VectorXd s = Eigen::VectorXd::Zero(N);
+  if (n > 0) s = sigma_.leftCols(3 * n) * Xi + sigma_.col(3 * n);
+  for (int i = 0; i < m; ++i) {
+    u[i] = biotSavart(vortices_, vortices_.gamma[i], i);
+    const Complex z = lie::toComplex(vortices_.gamma[i]);
+    Complex w(0.0, 0.0);  // sum sigma_q W'_q(z) = u - i v
+    for (int q = 0; q < N; ++q) w += s[q] * panel::potentialTerms(geometry_.seg[q], z).dW;
+    u[i] += Vec2(w.real(), -w.imag());
+  }
+  return u;
+}
+
+std::vector<double> PanelFluid::imageFluxDefect() const {
+  return std::vector<double>(mu_.data(), mu_.data() + mu_.size());
+}
+
+}  // namespace kirchhoff::fluid

@@ -1,0 +1,219 @@
+// The augmented panel system (fluidbody.md "Panel method"): dense LU on one rank, else GMRES on
+// a MatShell over row slabs with the body self-block inverses as block-Jacobi preconditioner.
+#include "fluid/PanelSystem.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/Error.hpp"
+#include "fluid/PetscThrow.hpp"
+
+namespace kirchhoff::fluid {
+
+PanelSystem::PanelSystem(MPI_Comm comm, const PanelGeometry& geometry,
+                         const std::vector<Eigen::MatrixXd>& selfBlocks, PanelSolver solver,
+                         int directMax, const std::string& prefix)
+    : geometry_(geometry), comm_(comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  size_ = geometry.panels + geometry.bodies;
+  if (solver == PanelSolver::Direct && ranks > 1)
+    throw ConfigurationError("panel solver 'direct' needs a single rank; use 'ksp' or 'auto'");
+  direct_ = solver == PanelSolver::Direct || (solver == PanelSolver::Auto && ranks == 1 &&
+                                               size_ <= directMax);
+  if (direct_) {
+    rowBegin_ = 0;
+    rowEnd_ = size_;
+  } else {
+    PetscInt local = PETSC_DECIDE, global = size_;
+    KIRCHHOFF_PETSC_THROW(PetscSplitOwnership(comm, &local, &global));
+    int n = static_cast<int>(local), end = 0;
+    MPI_Scan(&n, &end, 1, MPI_INT, MPI_SUM, comm);
+    rowBegin_ = end - n;
+    rowEnd_ = end;
+  }
+  // Panels of the owned rows (constraint rows are not panels).
+  panelBegin_ = geometry.panels;
+  panelEnd_ = 0;
+  for (int p = 0; p < geometry.panels; ++p) {
+    const int r = panelIndex(p);
+    if (r >= rowBegin_ && r < rowEnd_) {
+      panelBegin_ = std::min(panelBegin_, p);
+      panelEnd_ = std::max(panelEnd_, p + 1);
+    }
+  }
+  if (panelEnd_ <= panelBegin_) panelBegin_ = panelEnd_ = 0;
+
+  rows_ = RowMatrix::Zero(rowEnd_ - rowBegin_, size_);
+  for (int j = 0; j < geometry.bodies; ++j) {
+    const int first = panelIndex(geometry.offset[j]), nb = geometry.bodySize(j) + 1;
+    for (int r = std::max(first, rowBegin_); r < std::min(first + nb, rowEnd_); ++r)
+      rows_.row(r - rowBegin_).segment(first, nb) = selfBlocks[j].row(r - first);
+  }
+  if (direct_) {
+    if (geometry.bodies == 1) lu_.compute(rows_);
+  } else {
+    for (int j = 0; j < geometry.bodies; ++j) {
+      const int first = panelIndex(geometry.offset[j]), nb = geometry.bodySize(j) + 1;
+      if (first < rowEnd_ && first + nb > rowBegin_) {
+        blockBody_.push_back(j);
+        blockLu_.emplace_back(selfBlocks[j]);
+      }
+    }
+    setupKsp(prefix);
+  }
+}
+
+PanelSystem::~PanelSystem() {
+  // Destructors must not throw: PETSc errors here are ignored on purpose (nothing to recover).
+  if (ksp_) (void)KSPDestroy(&ksp_);
+  if (A_) (void)MatDestroy(&A_);
+  if (x_) (void)VecDestroy(&x_);
+  if (b_) (void)VecDestroy(&b_);
+  if (full_) (void)VecDestroy(&full_);
+  if (toAll_) (void)VecScatterDestroy(&toAll_);
+}
+
+void PanelSystem::setupKsp(const std::string& prefix) {
+  const PetscInt local = rowEnd_ - rowBegin_;
+  KIRCHHOFF_PETSC_THROW(VecCreateMPI(comm_, local, size_, &b_));
+  KIRCHHOFF_PETSC_THROW(VecDuplicate(b_, &x_));
+  KIRCHHOFF_PETSC_THROW(VecScatterCreateToAll(b_, &toAll_, &full_));
+  KIRCHHOFF_PETSC_THROW(MatCreateShell(comm_, local, local, size_, size_, this, &A_));
+  KIRCHHOFF_PETSC_THROW(MatShellSetOperation(A_, MATOP_MULT, (void (*)(void))shellMult));
+  KIRCHHOFF_PETSC_THROW(
+      MatShellSetOperation(A_, MATOP_MULT_TRANSPOSE, (void (*)(void))shellMultTranspose));
+  KIRCHHOFF_PETSC_THROW(KSPCreate(comm_, &ksp_));
+  KIRCHHOFF_PETSC_THROW(KSPSetOptionsPrefix(ksp_, prefix.c_str()));
+  KIRCHHOFF_PETSC_THROW(KSPSetOperators(ksp_, A_, A_));
+  KIRCHHOFF_PETSC_THROW(KSPSetType(ksp_, KSPGMRES));
+  KIRCHHOFF_PETSC_THROW(KSPGMRESSetCGSRefinementType(ksp_, KSP_GMRES_CGS_REFINE_IFNEEDED));
+  // Tight default: the adjoint gradient is exact only to the solve tolerance.
+  KIRCHHOFF_PETSC_THROW(KSPSetTolerances(ksp_, 1e-14, 1e-300, PETSC_DEFAULT, 10000));
+  PC pc;
+  KIRCHHOFF_PETSC_THROW(KSPGetPC(ksp_, &pc));
+  KIRCHHOFF_PETSC_THROW(PCSetType(pc, PCSHELL));
+  KIRCHHOFF_PETSC_THROW(PCShellSetContext(pc, this));
+  KIRCHHOFF_PETSC_THROW(PCShellSetApply(pc, shellPC));
+  KIRCHHOFF_PETSC_THROW(PCShellSetApplyTranspose(pc, shellPCTranspose));
+  KIRCHHOFF_PETSC_THROW(PCShellSetName(pc, "panel body-block LU"));
+  KIRCHHOFF_PETSC_THROW(KSPSetFromOptions(ksp_));
+}
+
+void PanelSystem::update() {
+  if (direct_ && geometry_.bodies > 1) lu_.compute(rows_);
+}
+
+Eigen::MatrixXd PanelSystem::solve(const Eigen::MatrixXd& rhs, bool transpose) const {
+  if (direct_) {
+    lastIterations_ = 0;
+    if (transpose) return lu_.transpose().solve(rhs);
+    return lu_.solve(rhs);
+  }
+  Eigen::MatrixXd out(size_, rhs.cols());
+  const int local = rowEnd_ - rowBegin_;
+  lastIterations_ = 0;
+  for (int k = 0; k < rhs.cols(); ++k) {
+    PetscScalar* bl = nullptr;
+    KIRCHHOFF_PETSC_THROW(VecGetArray(b_, &bl));
+    for (int i = 0; i < local; ++i) bl[i] = rhs(rowBegin_ + i, k);
+    KIRCHHOFF_PETSC_THROW(VecRestoreArray(b_, &bl));
+    if (transpose)
+      KIRCHHOFF_PETSC_THROW(KSPSolveTranspose(ksp_, b_, x_));
+    else
+      KIRCHHOFF_PETSC_THROW(KSPSolve(ksp_, b_, x_));
+    KSPConvergedReason reason;
+    KIRCHHOFF_PETSC_THROW(KSPGetConvergedReason(ksp_, &reason));
+    if (reason < 0) {
+      std::ostringstream os;
+      os << "panel KSP did not converge (" << KSPConvergedReasons[reason] << ") on right-hand side "
+         << k << (transpose ? " of the adjoint solve" : "");
+      throw NumericalError(os.str());
+    }
+    PetscInt its = 0;
+    KIRCHHOFF_PETSC_THROW(KSPGetIterationNumber(ksp_, &its));
+    lastIterations_ = std::max(lastIterations_, static_cast<int>(its));
+    KIRCHHOFF_PETSC_THROW(VecScatterBegin(toAll_, x_, full_, INSERT_VALUES, SCATTER_FORWARD));
+    KIRCHHOFF_PETSC_THROW(VecScatterEnd(toAll_, x_, full_, INSERT_VALUES, SCATTER_FORWARD));
+    const PetscScalar* xf = nullptr;
+    KIRCHHOFF_PETSC_THROW(VecGetArrayRead(full_, &xf));
+    for (int i = 0; i < size_; ++i) out(i, k) = xf[i];
+    KIRCHHOFF_PETSC_THROW(VecRestoreArrayRead(full_, &xf));
+  }
+  return out;
+}
+
+PetscErrorCode PanelSystem::shellMult(Mat A, Vec x, Vec y) {
+  PanelSystem* s = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &s));
+  PetscCall(VecScatterBegin(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
+  const PetscScalar* xf = nullptr;
+  PetscScalar* yl = nullptr;
+  PetscCall(VecGetArrayRead(s->full_, &xf));
+  PetscCall(VecGetArray(y, &yl));
+  Eigen::Map<const Eigen::VectorXd> X(xf, s->size_);
+  Eigen::Map<Eigen::VectorXd> Y(yl, s->rowEnd_ - s->rowBegin_);
+  Y.noalias() = s->rows_ * X;
+  PetscCall(VecRestoreArray(y, &yl));
+  PetscCall(VecRestoreArrayRead(s->full_, &xf));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PanelSystem::shellMultTranspose(Mat A, Vec x, Vec y) {
+  PanelSystem* s = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &s));
+  const PetscScalar* xl = nullptr;
+  PetscCall(VecGetArrayRead(x, &xl));
+  Eigen::Map<const Eigen::VectorXd> X(xl, s->rowEnd_ - s->rowBegin_);
+  s->work_.noalias() = s->rows_.transpose() * X;
+  PetscCall(VecRestoreArrayRead(x, &xl));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, s->work_.data(), s->size_, MPI_DOUBLE, MPI_SUM, s->comm_));
+  PetscScalar* yl = nullptr;
+  PetscCall(VecGetArray(y, &yl));
+  for (int i = s->rowBegin_; i < s->rowEnd_; ++i) yl[i - s->rowBegin_] = s->work_[i];
+  PetscCall(VecRestoreArray(y, &yl));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PanelSystem::applyBlocks(Vec x, Vec y, bool transpose) const {
+  PetscFunctionBeginUser;
+  PetscCall(VecScatterBegin(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
+  const PetscScalar* xf = nullptr;
+  PetscScalar* yl = nullptr;
+  PetscCall(VecGetArrayRead(full_, &xf));
+  PetscCall(VecGetArray(y, &yl));
+  for (std::size_t k = 0; k < blockBody_.size(); ++k) {
+    const int j = blockBody_[k];
+    const int first = panelIndex(geometry_.offset[j]), nb = geometry_.bodySize(j) + 1;
+    Eigen::Map<const Eigen::VectorXd> r(xf + first, nb);
+    const Eigen::VectorXd z = transpose ? Eigen::VectorXd(blockLu_[k].transpose().solve(r))
+                                        : Eigen::VectorXd(blockLu_[k].solve(r));
+    for (int i = std::max(first, rowBegin_); i < std::min(first + nb, rowEnd_); ++i)
+      yl[i - rowBegin_] = z[i - first];
+  }
+  PetscCall(VecRestoreArray(y, &yl));
+  PetscCall(VecRestoreArrayRead(full_, &xf));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PanelSystem::shellPC(PC pc, Vec x, Vec y) {
+  PanelSystem* s = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &s));
+  PetscCall(s->applyBlocks(x, y, false));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PanelSystem::shellPCTranspose(PC pc, Vec x, Vec y) {
+  PanelSystem* s = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &s));
+  PetscCall(s->applyBlocks(x, y, true));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace kirchhoff::fluid

@@ -1,0 +1,85 @@
+// The augmented panel system of fluidbody.md "Panel method": for every body j,
+//   sum_q M_pq sigma_q + mu_j = b_p (p on body j),   sum_{q on j} l_q sigma_q = 0,
+// (zero net source per body), solved by dense LU (one rank, small N) or distributed GMRES
+// preconditioned by the exact inverses of the body self-blocks (PCSHELL), prefix -<prefix>.
+#pragma once
+
+#include <petscksp.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "fluid/PanelGeometry.hpp"
+
+namespace kirchhoff::fluid {
+
+/// How the panel system is solved. Auto: dense LU (Eigen, partial pivoting) when the
+/// communicator has one rank and N + n <= directMax, else KSP. A single body's matrix is
+/// constant in its frame, so the direct path then factors it once for the whole run.
+enum class PanelSolver { Auto, Direct, Ksp };
+
+/// Row-major dense block: assembly writes and the matrix-vector products run along rows.
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+class PanelSystem {
+ public:
+  /// `selfBlocks[j]`: the constant augmented self-block of body j, (N_j + 1)^2, rows and
+  /// columns [panels of j, multiplier of j].
+  PanelSystem(MPI_Comm comm, const PanelGeometry& geometry,
+              const std::vector<Eigen::MatrixXd>& selfBlocks, PanelSolver solver, int directMax,
+              const std::string& prefix);
+  ~PanelSystem();
+  PanelSystem(const PanelSystem&) = delete;
+  PanelSystem& operator=(const PanelSystem&) = delete;
+
+  /// Augmented index of panel p, and of the multiplier / constraint of body j.
+  int panelIndex(int p) const { return p + geometry_.body[p]; }
+  int constraintIndex(int j) const { return geometry_.offset[j + 1] + j; }
+  int size() const { return size_; }
+  /// Owned augmented rows [rowBegin, rowEnd) and the panels they hold [panelBegin, panelEnd).
+  int rowBegin() const { return rowBegin_; }
+  int rowEnd() const { return rowEnd_; }
+  int panelBegin() const { return panelBegin_; }
+  int panelEnd() const { return panelEnd_; }
+  /// The owned rows (column-major, all columns). Self-blocks are filled at construction; the
+  /// caller overwrites the inter-body entries of its panel rows, then calls update().
+  RowMatrix& rows() { return rows_; }
+  const RowMatrix& rows() const { return rows_; }
+  /// Refactors (direct path, several bodies); nothing to do for KSP or a single body.
+  void update();
+  /// Solves A X = R (or A^T X = R), R and X replicated, size() x k. Collective.
+  Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs, bool transpose = false) const;
+
+  bool direct() const { return direct_; }
+  /// Largest KSP iteration count of the last solve() (0 on the direct path).
+  int lastIterations() const { return lastIterations_; }
+  MPI_Comm comm() const { return comm_; }
+
+ private:
+  static PetscErrorCode shellMult(Mat A, Vec x, Vec y);
+  static PetscErrorCode shellMultTranspose(Mat A, Vec x, Vec y);
+  static PetscErrorCode shellPC(PC pc, Vec x, Vec y);
+  static PetscErrorCode shellPCTranspose(PC pc, Vec x, Vec y);
+  PetscErrorCode applyBlocks(Vec x, Vec y, bool transpose) const;
+  void setupKsp(const std::string& prefix);
+
+  const PanelGeometry& geometry_;
+  MPI_Comm comm_;
+  int size_ = 0, rowBegin_ = 0, rowEnd_ = 0, panelBegin_ = 0, panelEnd_ = 0;
+  bool direct_ = true;
+  RowMatrix rows_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;            // direct path
+  std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> blockLu_;  // KSP preconditioner (local bodies)
+  std::vector<int> blockBody_;
+  mutable int lastIterations_ = 0;
+  Mat A_ = nullptr;
+  KSP ksp_ = nullptr;
+  Vec x_ = nullptr, b_ = nullptr, full_ = nullptr;
+  VecScatter toAll_ = nullptr;
+  mutable Eigen::VectorXd work_;
+};
+
+}  // namespace kirchhoff::fluid
