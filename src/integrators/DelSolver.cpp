@@ -148,7 +148,9 @@ DelResult DelSolver::step(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
   SNESGetConvergedReason(snes_, &reason);
   SNESGetIterationNumber(snes_, &its);
   SNESGetFunctionNorm(snes_, &fnorm);
-  r.converged = reason > 0;
+  // A line search or iteration limit hit with |F| at round-off level (1e-12 (1 + |p_k|)) is
+  // convergence too: the residual cannot get smaller in double precision.
+  r.converged = reason > 0 || (!userAtol_ && fnorm <= 1e-12 * (1.0 + p0.norm()));
   r.iterations = static_cast<int>(its);
   r.residualNorm = fnorm;
   r.reason = SNESConvergedReasons[reason];

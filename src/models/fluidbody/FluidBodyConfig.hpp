@@ -5,13 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "fluid/Polygon.hpp"
 #include "lie/SE2.hpp"
 
 namespace kirchhoff::fluidbody {
 
 struct BodyConfig {
   std::string name;
-  std::vector<lie::Vec2> vertices;  ///< body frame, counter-clockwise, centroid at the origin
+  fluid::Polygon shape;             ///< body frame, counter-clockwise, centroid at the origin
   double mass = 0.0;                ///< m_j
   double inertia = 0.0;             ///< i_j, polar moment about the centroid
   lie::Pose pose;                   ///< (theta_j, y_j) at t = 0

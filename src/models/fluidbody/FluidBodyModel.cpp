@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "core/Error.hpp"
+#include "fluid/ConfigurationChecks.hpp"
+#include "models/fluidbody/Distances.hpp"
 
 namespace kirchhoff::fluidbody {
 
@@ -50,7 +52,9 @@ FluidBodyModel::FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid
     : cfg_(std::move(cfg)), fluid_(std::move(fluid)),
       lagrangian_(*fluid_, masses(cfg_), circulations(cfg_), cfg_.fluidDensity, cfg_.dt),
       solver_(comm, lagrangian_, "del_"), n_(static_cast<int>(cfg_.bodies.size())),
-      m_(static_cast<int>(cfg_.vortices.size())) {}
+      m_(static_cast<int>(cfg_.vortices.size())) {
+  for (const auto& b : cfg_.bodies) shapes_.push_back(b.shape);
+}
 
 Eigen::VectorXd FluidBodyModel::vec(const State& s, const char* name) const {
   const auto& v = s[name];
@@ -123,6 +127,8 @@ std::vector<std::string> FluidBodyModel::invariantNames() const {
   std::vector<std::string> n = {"energy", "momentum_x", "momentum_y", "angular_momentum",
                                 "c2_momentum_x", "c2_momentum_y", "c2_angular_momentum",
                                 "impulse_x", "impulse_y", "angular_impulse", "legendre_residual"};
+  if (n_ > 0 && m_ > 0) n.push_back("min_body_vortex_distance");
+  if (n_ > 1) n.push_back("min_body_body_distance");
   n.insert(n.end(), {"snes_iterations", "residual_norm"});
   return n;
 }
@@ -147,11 +153,24 @@ std::vector<double> FluidBodyModel::invariants(const State& s, const StepReport&
     ia += K[static_cast<std::size_t>(i)] * g.squaredNorm();
   }
   const Eigen::Vector3d C = discreteMomentumMap(q, pc, n_, K, rho);
-  return {H, J[0], J[1], J[2], C[0], C[1], C[2], ix, iy, ia, legendre,
-          static_cast<double>(last.iterations), last.residualNorm};
+  std::vector<double> v = {H, J[0], J[1], J[2], C[0], C[1], C[2], ix, iy, ia, legendre};
+  const Configuration c = lagrangian_.configuration(q);
+  if (n_ > 0 && m_ > 0) v.push_back(minBodyVortexDistance(shapes_, c));
+  if (n_ > 1) v.push_back(minBodyBodyDistance(shapes_, c));
+  v.insert(v.end(), {static_cast<double>(last.iterations), last.residualNorm});
+  return v;
 }
 
-void FluidBodyModel::check(const State&) {}
+void FluidBodyModel::check(const State& s) {
+  if (n_ == 0) return;
+  const Configuration c = lagrangian_.configuration(vec(s, "q"));
+  const std::string problem =
+      fluid::configurationProblem(shapes_, c.poses, c.vortices, cfg_.minDistancePanels);
+  if (!problem.empty())
+    throw NumericalError(problem + " (the panel method cannot resolve it; fluid.min_distance_panels = " +
+                             std::to_string(cfg_.minDistancePanels) + ")",
+                         s.step, true);
+}
 
 bool FluidBodyModel::snapshot(const State& s, Snapshot& out) {
   const Eigen::VectorXd q = vec(s, "q");
@@ -162,7 +181,7 @@ bool FluidBodyModel::snapshot(const State& s, Snapshot& out) {
     std::vector<double> id;
     for (int j = 0; j < n_; ++j) {
       const lie::Pose g{q[3 * j], lie::Vec2(q[3 * j + 1], q[3 * j + 2])};
-      const auto& verts = cfg_.bodies[static_cast<std::size_t>(j)].vertices;
+      const auto& verts = cfg_.bodies[static_cast<std::size_t>(j)].shape.vertices;
       for (const auto& Z : verts) {
         const lie::Vec2 z = g.apply(Z);
         bodies.coordinates.insert(bodies.coordinates.end(), {z.x(), z.y()});

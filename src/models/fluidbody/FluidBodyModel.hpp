@@ -45,6 +45,7 @@ class FluidBodyModel : public Model {
   MidpointLagrangian lagrangian_;
   integrators::DelSolver solver_;
   int n_, m_;
+  std::vector<fluid::Polygon> shapes_;
 };
 
 }  // namespace kirchhoff::fluidbody

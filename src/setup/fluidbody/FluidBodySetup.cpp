@@ -2,7 +2,14 @@
 // (shape, mass, pose, velocity); the model is built on the communicator the run loop gives.
 #include "setup/fluidbody/FluidBodySetup.hpp"
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fluid/ConfigurationChecks.hpp"
+#include "fluid/PanelFluid.hpp"
 #include "fluid/PointVortexFluid.hpp"
+#include "fluid/Shapes.hpp"
 #include "io/RunConfig.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 
@@ -19,6 +26,37 @@ void addFluidBodyKeys(io::Schema& s) {
   fl.real("min_distance_panels",
           "stop (exit 1, with a checkpoint) when a vortex comes closer to a body than this many "
           "panel lengths, or two bodies closer than one").def(1.0).nonnegative();
+  io::Section& b = r.list("bodies", "rigid bodies (polygons); each needs density, or mass and inertia");
+  b.string("name", "label used in messages").def("");
+  io::Section& sh = b.map("shape", "the body outline in its own frame (centroid at the origin)", true);
+  sh.enumeration("type", {"circle", "ellipse", "plate", "polygon"}, "kind of outline").required();
+  sh.variant("type", "circle").real("radius", "radius R").required().positive();
+  sh.variant("type", "ellipse").real("a", "semi-axis along the body x axis").required().positive();
+  sh.variant("type", "ellipse").real("b", "semi-axis along the body y axis").required().positive();
+  sh.variant("type", "plate").real("length", "total length along the body x axis").required().positive();
+  sh.variant("type", "plate").real("thickness", "thickness (a stadium: straight sides, round caps)")
+      .required().positive();
+  for (const char* kind : {"circle", "ellipse", "plate"})
+    sh.variant("type", kind).integer("edges", "number of polygon edges (panels)").def(64).min(3);
+  for (const char* kind : {"circle", "ellipse"})
+    sh.variant("type", kind).enumeration("sampling", {"tangent", "inscribed"},
+        "polygon edges tangent to the curve at their midpoints, or vertices on the curve").def("tangent");
+  sh.variant("type", "polygon").realList("vertices", "vertices x0, y0, x1, y1, ... (either orientation)")
+      .minItems(6);
+  sh.variant("type", "polygon").string("file", "text file with one 'x y' vertex per line (relative to the deck)");
+  sh.variant("type", "polygon").boolean("smooth", "the vertices sample a smooth curve (enables the "
+      "second-order panel correction)").def(false);
+  b.real("density", "body density (mass and inertia from the exact polygon area and moment)").positive();
+  b.real("mass", "body mass m (with inertia, instead of density)").positive();
+  b.real("inertia", "polar moment of inertia about the centroid (with mass)").positive();
+  io::Section& pose = b.map("pose", "initial pose g = (theta, y)");
+  pose.real("theta", "orientation angle (rad)").def(0.0);
+  pose.vector("position", 2, "centroid position y").def(std::vector<double>{0.0, 0.0});
+  io::Section& vel = b.map("velocity", "initial velocity");
+  vel.real("omega", "angular velocity").def(0.0);
+  vel.vector("linear", 2, "velocity of the centroid").def(std::vector<double>{0.0, 0.0});
+  vel.enumeration("frame", {"spatial", "body"}, "frame of `linear`: spatial y_dot or body V = R^T y_dot")
+      .def("spatial");
   io::Section& v = r.list("vortices", "point vortices");
   v.vector("position", 2, "initial position gamma_i").required();
   v.real("circulation", "circulation K_i (counter-clockwise positive)").required();
@@ -40,7 +78,90 @@ std::vector<VortexConfig> readVortices(const io::DeckNode& root) {
   return out;
 }
 
+std::vector<lie::Vec2> readVertexFile(const io::DeckNode& shape, const std::string& deckFile) {
+  namespace fs = std::filesystem;
+  fs::path path = shape.string("file");
+  if (path.is_relative()) path = fs::path(deckFile).parent_path() / path;
+  std::ifstream in(path);
+  if (!in) shape.fail("file", "cannot open vertex file " + path.string());
+  std::vector<lie::Vec2> v;
+  std::string line;
+  int lineNo = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
+    std::istringstream ss(line);
+    double x, y;
+    std::string rest;
+    if (!(ss >> x >> y) || (ss >> rest))
+      shape.fail("file", path.string() + ":" + std::to_string(lineNo) + ": expected two numbers 'x y'");
+    v.emplace_back(x, y);
+  }
+  return v;
+}
+
+fluid::Polygon readShape(const io::DeckNode& body, const std::string& deckFile) {
+  const io::DeckNode sh = body.map("shape");
+  fluid::ShapeSpec spec;
+  spec.kind = sh.string("type");
+  if (spec.kind == "circle") {
+    spec.radius = sh.real("radius");
+  } else if (spec.kind == "ellipse") {
+    spec.a = sh.real("a");
+    spec.b = sh.real("b");
+  } else if (spec.kind == "plate") {
+    spec.length = sh.real("length");
+    spec.thickness = sh.real("thickness");
+    if (spec.thickness >= spec.length) sh.fail("thickness", "must be smaller than the length");
+  }
+  if (spec.kind != "polygon") spec.edges = static_cast<int>(sh.integer("edges"));
+  if (spec.kind == "circle" || spec.kind == "ellipse") spec.sampling = fluid::curveSampling(sh.string("sampling"));
+  if (spec.kind == "polygon") {
+    if (sh.has("vertices") == sh.has("file")) sh.fail("", "give exactly one of 'vertices' and 'file'");
+    if (sh.has("vertices")) {
+      const auto xy = sh.vector("vertices");
+      if (xy.size() % 2) sh.fail("vertices", "needs an even number of values (x, y pairs)");
+      for (std::size_t k = 0; k < xy.size(); k += 2) spec.vertices.emplace_back(xy[k], xy[k + 1]);
+    } else {
+      spec.vertices = readVertexFile(sh, deckFile);
+    }
+    spec.smooth = sh.boolean("smooth");
+  }
+  try {
+    return fluid::makeShape(spec);
+  } catch (const ConfigurationError& e) {
+    sh.fail("", e.what());
+  }
+}
+
+BodyConfig readBody(const io::DeckNode& b, const std::string& deckFile, int index) {
+  BodyConfig c;
+  c.name = b.string("name").empty() ? "body " + std::to_string(index) : b.string("name");
+  c.shape = readShape(b, deckFile);
+  const fluid::Polygon& shape = c.shape;
+  const bool density = b.has("density"), mass = b.has("mass"), inertia = b.has("inertia");
+  if (density == (mass || inertia) || mass != inertia)
+    b.fail("", "give either 'density', or both 'mass' and 'inertia'");
+  c.mass = density ? shape.mass(b.real("density")) : b.real("mass");
+  c.inertia = density ? shape.inertia(b.real("density")) : b.real("inertia");
+  const io::DeckNode pose = b.map("pose");
+  const auto y = pose.vector("position");
+  c.pose = {pose.real("theta"), lie::Vec2(y[0], y[1])};
+  const io::DeckNode vel = b.map("velocity");
+  const auto v = vel.vector("linear");
+  c.omega = vel.real("omega");
+  c.velocity = lie::Vec2(v[0], v[1]);
+  c.bodyFrameVelocity = vel.string("frame") == "body";
+  return c;
+}
+
 }  // namespace
+
+std::vector<fluid::Polygon> shapes(const FluidBodyConfig& c) {
+  std::vector<fluid::Polygon> s;
+  for (const auto& b : c.bodies) s.push_back(b.shape);
+  return s;
+}
 
 FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
   const io::DeckNode root = deck.root();
@@ -49,6 +170,18 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
   c.fluidDensity = root.map("fluid").real("density");
   c.minDistancePanels = root.map("fluid").real("min_distance_panels");
   c.vortices = readVortices(root);
+  const auto bodies = root.list("bodies");
+  for (std::size_t j = 0; j < bodies.size(); ++j)
+    c.bodies.push_back(readBody(bodies[j], deck.file(), static_cast<int>(j)));
+  if (!c.bodies.empty()) {
+    std::vector<fluid::Polygon> shapes;
+    std::vector<lie::Pose> poses;
+    fluid::Vortices v;
+    for (const auto& b : c.bodies) poses.push_back(b.pose), shapes.push_back(b.shape);
+    for (const auto& x : c.vortices) v.gamma.push_back(x.position), v.K.push_back(x.circulation);
+    const std::string problem = fluid::configurationProblem(shapes, poses, v, c.minDistancePanels);
+    if (!problem.empty()) root.fail("bodies", problem);
+  }
   if (c.vortices.empty() && c.bodies.empty())
     root.fail("", "nothing to simulate: give at least one vortex or body");
   return c;
@@ -61,7 +194,11 @@ run::Driver fluidbodyDriver() {
   d.addKeys = addFluidBodyKeys;
   d.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
     FluidBodyConfig c = readFluidBodyConfig(deck);
-    auto fluid = std::make_unique<fluid::PointVortexFluid>(comm, c.fluidDensity);
+    std::unique_ptr<fluid::Fluid> fluid;
+    if (c.bodies.empty())
+      fluid = std::make_unique<fluid::PointVortexFluid>(comm, c.fluidDensity);
+    else
+      fluid = std::make_unique<fluid::PanelFluid>(comm, shapes(c), c.fluidDensity, "panel_");
     return std::make_unique<fluidbody::FluidBodyModel>(std::move(c), std::move(fluid), comm);
   };
   return d;

@@ -2,6 +2,7 @@
 // FluidBodyConfig, and the run::Driver of kirchhoff-fluidbody (with its --added-mass tool).
 #pragma once
 
+#include "fluid/Polygon.hpp"
 #include "io/Deck.hpp"
 #include "io/Schema.hpp"
 #include "models/fluidbody/FluidBodyConfig.hpp"
@@ -11,6 +12,8 @@ namespace kirchhoff::setup {
 
 void addFluidBodyKeys(io::Schema& s);
 fluidbody::FluidBodyConfig readFluidBodyConfig(const io::Deck& deck);
+/// The body outlines of a configuration (in their body frames), in body order.
+std::vector<fluid::Polygon> shapes(const fluidbody::FluidBodyConfig& c);
 run::Driver fluidbodyDriver();
 
 }  // namespace kirchhoff::setup
