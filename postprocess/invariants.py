@@ -18,7 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-DIAGNOSTICS = {"snes_iterations", "residual_norm", "newton_iterations", "iterations"}
+DIAGNOSTICS = {"snes_iterations", "snes_function_evaluations", "residual_norm", "newton_iterations", "iterations"}
 
 
 def read_log(path):

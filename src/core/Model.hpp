@@ -14,6 +14,7 @@ namespace kirchhoff {
 struct StepReport {
   int iterations = 0;
   double residualNorm = 0.0;
+  int evaluations = 0;  ///< residual (function) evaluations, where the scheme counts them
 };
 
 class Model {

@@ -16,46 +16,75 @@ struct DelResult {
   bool converged = false;
   int iterations = 0;
   double residualNorm = 0.0;
-  std::string reason;  ///< SNES converged/diverged reason
+  int functionEvaluations = 0;  ///< residual evaluations (each: one set of panel solves)
+  std::string reason;           ///< SNES converged/diverged reason
 };
+
+/// How the Newton matrix d(D1 L_d)/d q_k+1 is formed (option -<prefix>jacobian):
+///  fd:          dense finite differences of the exact residual (PETSc), once per step
+///  approximate: the Lagrangian's approximateJacobian J0 (a chord iteration)
+///  lagged:      J0 + E, E = J_fd - J0 from a finite-difference Jacobian refreshed every
+///               -<prefix>jacobian_lag steps (default 10) and kept in the model state, so the
+///               known, fast-changing part is exact and only the small remainder is lagged
+enum class JacobianMode { Fd, Approximate, Lagged };
 
 /// SNES on the communicator (options prefix, default "del_"). The unknowns q_k+1 live in an MPI
 /// Vec; each residual evaluation gathers them and calls the (collective) discrete Lagrangian.
-/// Jacobian: dense finite differences of the exact residual (default), or the Lagrangian's
-/// approximate Jacobian with -<prefix>jacobian approximate (a chord / preconditioner).
-/// Unless -<prefix>snes_atol is given, the absolute tolerance is 1e-14 (1 + |p_k|).
+/// Unless -<prefix>snes_atol is given, the absolute tolerance is 1e-15 (1 + |p_k|), and a residual
+/// that stagnates below 1e-12 (1 + |p_k|) counts as converged (round-off). Defaults: full Newton
+/// steps (line search basic), the Jacobian formed once per step at the predictor.
+/// Everything a step depends on is in its arguments, so restarts are bitwise reproducible.
 class DelSolver {
  public:
-  DelSolver(MPI_Comm comm, DiscreteLagrangian& ld, const std::string& prefix = "del_");
+  DelSolver(MPI_Comm comm, DiscreteLagrangian& ld, const std::string& prefix = "del_",
+            JacobianMode defaultMode = JacobianMode::Fd);
   ~DelSolver();
   DelSolver(const DelSolver&) = delete;
   DelSolver& operator=(const DelSolver&) = delete;
 
-  /// q1 holds the predictor on entry and q_k+1 on return; p1 receives p_k+1.
+  JacobianMode mode() const { return mode_; }
+  int jacobianLag() const { return lag_; }
+
+  /// q1 holds the predictor on entry and q_k+1 on return; p1 receives p_k+1. In lagged mode
+  /// `correction` is the stored E (dimension^2 values, empty = none yet) and is refreshed in
+  /// place when `refresh` is true or it is empty.
   DelResult step(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0, Eigen::VectorXd& q1,
-                 Eigen::VectorXd& p1);
+                 Eigen::VectorXd& p1, Eigen::MatrixXd* correction = nullptr, bool refresh = false);
 
  private:
   static PetscErrorCode residual(SNES, Vec x, Vec f, void* ctx);
-  static PetscErrorCode approximateJacobian(SNES, Vec x, Mat J, Mat P, void* ctx);
+  static PetscErrorCode convergenceTest(SNES, PetscInt it, PetscReal xnorm, PetscReal snorm,
+                                        PetscReal fnorm, SNESConvergedReason* reason, void* ctx);
+  static PetscErrorCode matrixJacobian(SNES, Vec x, Mat J, Mat P, void* ctx);
   PetscErrorCode gather(Vec x, Eigen::VectorXd& q);
   PetscErrorCode scatterOwned(const Eigen::VectorXd& v, Vec out);
-  PetscErrorCode setUp();
+  PetscErrorCode setMatrix(const Eigen::MatrixXd& A, Mat J);
+  PetscErrorCode setUp(JacobianMode defaultMode);
+  /// Residual p_k + D1 L_d(q_k, q1) (counts an evaluation).
+  Eigen::VectorXd residualAt(const Eigen::VectorXd& q1);
+  Eigen::MatrixXd finiteDifferenceJacobian(const Eigen::VectorXd& q1, const Eigen::VectorXd& F);
 
   MPI_Comm comm_;
   DiscreteLagrangian& ld_;
   std::string prefix_;
   int n_;
+  JacobianMode mode_ = JacobianMode::Fd;
+  int lag_ = 10;
   SNES snes_ = nullptr;
   Vec x_ = nullptr, f_ = nullptr, all_ = nullptr;
   VecScatter toAll_ = nullptr;
   Mat J_ = nullptr;
   bool userAtol_ = false;
+  bool userLag_ = false;
   // Per step data seen by the callbacks.
   const Eigen::VectorXd* q0_ = nullptr;
   const Eigen::VectorXd* p0_ = nullptr;
-  Eigen::VectorXd lastQ1_, lastD2_;
+  Eigen::MatrixXd* correction_ = nullptr;
+  bool refresh_ = false;
+  Eigen::VectorXd lastQ1_, lastD2_, lastF_;
   std::string callbackError_;
+  int evaluations_ = 0;
+  double roundoff_ = 0.0, lastFnorm_ = 0.0;
 };
 
 }  // namespace kirchhoff::integrators

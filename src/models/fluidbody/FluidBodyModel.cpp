@@ -51,7 +51,7 @@ FluidBodyModel::FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid
                                MPI_Comm comm)
     : cfg_(std::move(cfg)), fluid_(std::move(fluid)),
       lagrangian_(*fluid_, masses(cfg_), circulations(cfg_), cfg_.fluidDensity, cfg_.dt),
-      solver_(comm, lagrangian_, "del_"), n_(static_cast<int>(cfg_.bodies.size())),
+      solver_(comm, lagrangian_, "del_", integrators::JacobianMode::Lagged), n_(static_cast<int>(cfg_.bodies.size())),
       m_(static_cast<int>(cfg_.vortices.size())) {
   for (const auto& b : cfg_.bodies) shapes_.push_back(b.shape);
 }
@@ -85,14 +85,17 @@ State FluidBodyModel::initialState() {
   s.add("q", toStd(q));
   s.add("p", toStd(p));
   s.add("q_previous", toStd(qprev));
+  // Lagged-Jacobian remainder E (see integrators/DelSolver.hpp); refreshed at step 0.
+  s.add("jacobian_correction", std::vector<double>(static_cast<std::size_t>(d * d), 0.0));
+  s.add("jacobian_correction_valid", {0.0});
   return s;
 }
 
 void FluidBodyModel::restore(State& s) {
   const std::size_t d = static_cast<std::size_t>(3 * n_ + 2 * m_);
-  for (const char* f : {"q", "p", "q_previous"}) {
+  for (const char* f : {"q", "p", "q_previous", "jacobian_correction"}) {
     const Field* fld = s.find(f);
-    if (!fld || fld->data.size() != d)
+    if (!fld || fld->data.size() != (std::string(f) == "jacobian_correction" ? d * d : d))
       throw CheckpointError(std::string("checkpoint field '") + f + "' does not match the deck (" +
                             std::to_string(n_) + " bodies, " + std::to_string(m_) + " vortices)");
   }
@@ -101,12 +104,18 @@ void FluidBodyModel::restore(State& s) {
 StepReport FluidBodyModel::step(State& s) {
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p"), qprev = vec(s, "q_previous");
   Eigen::VectorXd q1 = 2.0 * q - qprev, p1;
-  integrators::DelResult r = solver_.step(q, p, q1, p1);
+  const int d = 3 * n_ + 2 * m_;
+  Eigen::MatrixXd E;
+  if (s["jacobian_correction_valid"][0] != 0.0)
+    E = Eigen::Map<const Eigen::MatrixXd>(s["jacobian_correction"].data(), d, d);
+  const bool refresh = s.step % solver_.jacobianLag() == 0;
+  integrators::DelResult r = solver_.step(q, p, q1, p1, &E, refresh);
   if (!r.converged) {
-    // Retry once from the zero-order predictor q_k+1 = q_k (deterministic: depends on q_k only).
+    // Retry once from the zero-order predictor q_k+1 = q_k with a fresh Jacobian
+    // (deterministic: depends on the state of step k only).
     const integrators::DelResult first = r;
     q1 = q;
-    r = solver_.step(q, p, q1, p1);
+    r = solver_.step(q, p, q1, p1, &E, true);
     if (!r.converged) {
       char b[256];
       std::snprintf(b, sizeof b, "SNES (-del_) did not converge: %s after %d iterations, |F| = %.3e "
@@ -116,11 +125,16 @@ StepReport FluidBodyModel::step(State& s) {
       throw NumericalError(b);
     }
     r.iterations += first.iterations;
+    r.functionEvaluations += first.functionEvaluations;
   }
   s["q_previous"] = toStd(q);
   s["q"] = toStd(q1);
   s["p"] = toStd(p1);
-  return {r.iterations, r.residualNorm};
+  if (solver_.mode() == integrators::JacobianMode::Lagged && E.rows() == d) {
+    s["jacobian_correction"].assign(E.data(), E.data() + E.size());
+    s["jacobian_correction_valid"][0] = 1.0;
+  }
+  return {r.iterations, r.residualNorm, r.functionEvaluations};
 }
 
 std::vector<std::string> FluidBodyModel::invariantNames() const {
@@ -129,7 +143,7 @@ std::vector<std::string> FluidBodyModel::invariantNames() const {
                                 "impulse_x", "impulse_y", "angular_impulse", "legendre_residual"};
   if (n_ > 0 && m_ > 0) n.push_back("min_body_vortex_distance");
   if (n_ > 1) n.push_back("min_body_body_distance");
-  n.insert(n.end(), {"snes_iterations", "residual_norm"});
+  n.insert(n.end(), {"snes_iterations", "snes_function_evaluations", "residual_norm"});
   return n;
 }
 
@@ -157,7 +171,8 @@ std::vector<double> FluidBodyModel::invariants(const State& s, const StepReport&
   const Configuration c = lagrangian_.configuration(q);
   if (n_ > 0 && m_ > 0) v.push_back(minBodyVortexDistance(shapes_, c));
   if (n_ > 1) v.push_back(minBodyBodyDistance(shapes_, c));
-  v.insert(v.end(), {static_cast<double>(last.iterations), last.residualNorm});
+  v.insert(v.end(), {static_cast<double>(last.iterations), static_cast<double>(last.evaluations),
+                     last.residualNorm});
   return v;
 }
 

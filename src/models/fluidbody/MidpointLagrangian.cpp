@@ -90,7 +90,14 @@ void MidpointLagrangian::slotDerivatives(const Eigen::VectorXd& q0, const Eigen:
   fluid_.setConfiguration(mp.config.poses, mp.config.vortices);
   const Eigen::VectorXd G = fluid_.lagrangianGradient(mp.Xi);
   Eigen::VectorXd P(3 * n_);
-  if (n_ > 0) P = kirchhoffTensor() * mp.Xi + fluid_.vortexMomentum();
+  cache_.q0 = q0;
+  cache_.q1 = q1;
+  cache_.thetaMid.clear();
+  if (n_ > 0) {
+    cache_.kirchhoff = kirchhoffTensor();
+    P = cache_.kirchhoff * mp.Xi + fluid_.vortexMomentum();
+    for (const auto& g : mp.config.poses) cache_.thetaMid.push_back(g.theta);
+  }
   Eigen::VectorXd a = Eigen::VectorXd::Zero(dimension()), b = a;
   for (int j = 0; j < n_; ++j) {
     const lie::MidpointFactors& f = mp.f[static_cast<std::size_t>(j)];
@@ -128,11 +135,12 @@ Eigen::MatrixXd MidpointLagrangian::approximateJacobian(const Eigen::VectorXd& q
   // (T = diag(1, R(theta_mid)) per body) and rho K_i J / 2 for each vortex.
   Eigen::MatrixXd Jac = Eigen::MatrixXd::Zero(dimension(), dimension());
   if (n_ > 0) {
-    const Midpoint mp = midpoint(q0, q1);
-    fluid_.setConfiguration(mp.config.poses, mp.config.vortices);
+    if (!(cache_.q0.size() == q0.size() && cache_.q0 == q0 && cache_.q1 == q1))
+      slotDerivatives(q0, q1, nullptr, nullptr);  // fills the cache at this point
     Eigen::MatrixXd T = Eigen::MatrixXd::Identity(3 * n_, 3 * n_);
-    for (int j = 0; j < n_; ++j) T.block<2, 2>(3 * j + 1, 3 * j + 1) = lie::rotation(mp.config.poses[static_cast<std::size_t>(j)].theta);
-    Jac.topLeftCorner(3 * n_, 3 * n_) = -T * kirchhoffTensor() * T.transpose() / h_;
+    for (int j = 0; j < n_; ++j)
+      T.block<2, 2>(3 * j + 1, 3 * j + 1) = lie::rotation(cache_.thetaMid[static_cast<std::size_t>(j)]);
+    Jac.topLeftCorner(3 * n_, 3 * n_) = -T * cache_.kirchhoff * T.transpose() / h_;
   }
   for (int i = 0; i < m_; ++i)
     Jac.block<2, 2>(3 * n_ + 2 * i, 3 * n_ + 2 * i) = 0.5 * rho_ * K_[static_cast<std::size_t>(i)] * lie::Jmat();

@@ -67,6 +67,14 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   Midpoint midpoint(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const;
   Eigen::MatrixXd massMatrix() const;
 
+  /// Kirchhoff tensor and midpoint angles of the last slotDerivatives call, so the
+  /// approximate Jacobian at the same point costs no fluid solve.
+  struct Cache {
+    Eigen::VectorXd q0, q1;
+    Eigen::MatrixXd kirchhoff;
+    std::vector<double> thetaMid;
+  } cache_;
+
   fluid::Fluid& fluid_;
   std::vector<BodyMass> bodies_;
   std::vector<double> K_;
