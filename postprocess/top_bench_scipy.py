@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+"""Time to reach the same final error: kirchhoff-top vs scipy's solve_ivp DOP853 (docs/heavytop.md,
+"Per-step cost"; Ohsawa 2019 Sec. 5 Kovalevskaya top, T = 10).
+
+Runs build/bin/bench_top --csv for kirchhoff's (error, seconds) curves (the four schemes at
+dt = 0.04/2^k and the C++ DOP853 at tol = 10^-k, with the DOP853 reference at 1e-14), then times
+scipy.integrate.solve_ivp(method="DOP853") on the heavy-top equations (1.1) at rtol = atol = 10^-k,
+best of 3. Both sides measure process CPU time (single thread), so other jobs on a shared machine
+disturb the comparison little. For each scipy run, kirchhoff's time to the same error is interpolated log-log on its
+curve (second-order schemes: time ~ error^-1/2 beyond the measured range). Prints a Markdown table.
+
+usage: top_bench_scipy.py [BENCH_TOP_BINARY] [--quick]
+"""
+import math
+import subprocess
+import sys
+import time
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+I1, I2, I3 = 2.0, 2.0, 1.0
+C1, C2, C3 = 1.0, 0.0, 0.0
+MGL = 1.0
+T = 10.0
+Y0 = [2.0, 0.0, 4.0, 0.5, 0.0, math.sqrt(3.0) / 2.0]
+
+
+def heavy_top(t, y):
+    """dPi/dt = Pi x Omega + mgl Gamma x c, dGamma/dt = Gamma x Omega (plain floats: fastest)."""
+    p1, p2, p3, g1, g2, g3 = y
+    w1, w2, w3 = p1 / I1, p2 / I2, p3 / I3
+    return [p2 * w3 - p3 * w2 + MGL * (g2 * C3 - g3 * C2),
+            p3 * w1 - p1 * w3 + MGL * (g3 * C1 - g1 * C3),
+            p1 * w2 - p2 * w1 + MGL * (g1 * C2 - g2 * C1),
+            g2 * w3 - g3 * w2, g3 * w1 - g1 * w3, g1 * w2 - g2 * w1]
+
+
+def best_seconds(fn, reps=3, min_seconds=0.05):
+    best = float("inf")
+    for _ in range(reps):
+        n, t0 = 0, time.process_time()
+        while True:
+            fn()
+            n += 1
+            el = time.process_time() - t0
+            if el >= min_seconds:
+                break
+        best = min(best, el / n)
+    return best
+
+
+def kirchhoff_curves(binary, quick):
+    out = subprocess.run([binary, "--csv"] + (["--quick"] if quick else []), check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    ref = np.array([float(v) for v in out[0].split(",")[1:]])
+    curves = {}
+    for line in out[2:]:
+        m, par, steps, err, sec = line.split(",")
+        curves.setdefault(m, []).append((float(err), float(sec), float(par), int(steps)))
+    return ref, curves
+
+
+def time_at_error(curve, e, slope):
+    """Seconds to reach error e on a measured (error, seconds) curve, log-log interpolation;
+    outside the range, extrapolated with time ~ error^slope from the nearest end."""
+    pts = sorted(curve)  # by error, ascending
+    errs = np.log([p[0] for p in pts])
+    secs = np.log([p[1] for p in pts])
+    le = math.log(e)
+    if le <= errs[0]:
+        return math.exp(secs[0] + slope * (le - errs[0])), True
+    if le >= errs[-1]:
+        return math.exp(secs[-1] + slope * (le - errs[-1])), True
+    return math.exp(float(np.interp(le, errs, secs))), False
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--quick"]
+    quick = "--quick" in sys.argv
+    binary = args[0] if args else "build/bin/bench_top"
+    ref, curves = kirchhoff_curves(binary, quick)
+    print("## Time to the same final error, Kovalevskaya top, T = %g (reference: C++ DOP853 at 1e-14)\n" % T)
+    print("scipy %s, solve_ivp DOP853, heavy-top right-hand side in plain Python floats; kirchhoff "
+          "times from %s --csv (best of 3, process CPU time on both sides). '*' = extrapolated beyond kirchhoff's measured range "
+          "(time ~ error^-1/2 for the midpoint schemes).\n" % (__import__("scipy").__version__, binary))
+    print("| rtol = atol | scipy steps | scipy nfev | error | scipy s | collective IM s | speed-up | "
+          "direct IM s | speed-up | C++ DOP853 s | speed-up |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for k in range(3, 13):
+        tol = 10.0 ** -k
+        sol = solve_ivp(heavy_top, (0.0, T), Y0, method="DOP853", rtol=tol, atol=tol)
+        err = float(np.linalg.norm(sol.y[:, -1] - ref))
+        sec = best_seconds(lambda: solve_ivp(heavy_top, (0.0, T), Y0, method="DOP853", rtol=tol,
+                                             atol=tol))
+        row = ["%.0e" % tol, str(sol.t.size - 1), str(sol.nfev), "%.2e" % err, "%.2e" % sec]
+        for m, slope in (("collective_implicit_midpoint", -0.5), ("direct_implicit_midpoint", -0.5),
+                         ("dop853_cpp", -1.0 / 8.0)):
+            t, extrap = time_at_error(curves[m], err, slope)
+            row += ["%.2e%s" % (t, "*" if extrap else ""), "%.0fx" % (sec / t)]
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+// The heavy-top Model (TopModel.hpp): initial data through the collective lift (Ohsawa 2019,
+// Theorem 4.1 (i)), one scheme step per call, the invariant columns and the DOP853 reference.
+#include "models/top/TopModel.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "core/Error.hpp"
+#include "models/top/Reference.hpp"
+
+namespace kirchhoff::top {
+
+namespace {
+
+std::string fmt(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+
+void checkConfig(const TopConfig& c) {
+  if (!(c.dt > 0.0) || !std::isfinite(c.dt))
+    throw ConfigurationError("top: time step must be positive and finite (dt = " + fmt(c.dt) + ")");
+  if (!(c.top.inertia.minCoeff() > 0.0) || !c.top.inertia.allFinite())
+    throw ConfigurationError("top: principal moments of inertia must be positive");
+  if (std::abs(c.top.c.norm() - 1.0) > 1e-9)
+    throw ConfigurationError("top: center_of_mass direction c must be a unit vector (|c| = " +
+                             fmt(c.top.c.norm()) + ")");
+  if (!std::isfinite(c.top.mgl)) throw ConfigurationError("top: m g l must be finite");
+  if (c.initial.givenZ && !(c.initial.z.tail<4>().squaredNorm() > 0.0))
+    throw ConfigurationError("top: initial z has p = 0, i.e. Gamma = 0");
+}
+
+}  // namespace
+
+Vec8 initialZ(const TopInitialData& d) {
+  if (d.givenZ) return d.z;
+  const double shift =
+      d.fixQ1 ? collectiveShiftForQ1(d.Pi, d.Gamma, d.phase, d.q1Target) : d.shift;
+  return collectiveLift(d.Pi, d.Gamma, d.phase, shift);
+}
+
+Vec6 initialHeavyTopState(const TopInitialData& d) {
+  if (d.givenZ) return collectiveMap<double>(d.z);
+  if (!(d.Gamma.norm() > 0.0)) throw ConfigurationError("top: initial Gamma must be nonzero");
+  Vec6 y;
+  y << d.Pi, d.Gamma;
+  return y;
+}
+
+TopModel::TopModel(const TopConfig& config)
+    : config_(config), stepper_(config.scheme, config.top, config.dt, config.newton) {
+  checkConfig(config_);
+  State s0 = initialState();
+  initialInvariants_ = invariants(s0, StepReport{});
+}
+
+State TopModel::initialState() {
+  State s;
+  if (stepper_.collective()) {
+    const Vec8 z = initialZ(config_.initial);
+    s.add("z", std::vector<double>(z.data(), z.data() + 8));
+  } else {
+    const Vec6 y = initialHeavyTopState(config_.initial);
+    s.add("Pi", std::vector<double>(y.data(), y.data() + 3));
+    s.add("Gamma", std::vector<double>(y.data() + 3, y.data() + 6));
+  }
+  if (config_.reference) {
+    const Vec6 y = initialHeavyTopState(config_.initial);
+    s.add("reference", std::vector<double>(y.data(), y.data() + 6));
+  }
+  return s;
+}
+
+void TopModel::restore(State& s) {
+  auto require = [&s](const std::string& name, std::size_t n) {
+    const Field* f = s.find(name);
+    if (!f) throw CheckpointError("top checkpoint: field '" + name + "' missing");
+    if (f->data.size() != n)
+      throw CheckpointError("top checkpoint: field '" + name + "' has " +
+                            std::to_string(f->data.size()) + " values, expected " +
+                            std::to_string(n));
+  };
+  std::size_t expected = 0;
+  if (stepper_.collective()) {
+    require("z", 8);
+    expected = 1;
+  } else {
+    require("Pi", 3);
+    require("Gamma", 3);
+    expected = 2;
+  }
+  if (config_.reference) {
+    require("reference", 6);
+    ++expected;
+  }
+  if (s.fields.size() != expected)
+    throw CheckpointError("top checkpoint: " + std::to_string(s.fields.size()) +
+                          " fields, expected " + std::to_string(expected) + " for scheme " +
+                          stepper_.name() + (config_.reference ? " with reference" : ""));
+}
+
+Eigen::VectorXd TopModel::stateVector(const State& s) const {
+  if (stepper_.collective()) return Eigen::Map<const Eigen::VectorXd>(s["z"].data(), 8);
+  Eigen::VectorXd x(6);
+  const auto& Pi = s["Pi"];
+  const auto& Gamma = s["Gamma"];
+  x << Pi[0], Pi[1], Pi[2], Gamma[0], Gamma[1], Gamma[2];
+  return x;
+}
+
+void TopModel::writeStateVector(State& s, const Eigen::VectorXd& x) const {
+  if (stepper_.collective()) {
+    s["z"].assign(x.data(), x.data() + 8);
+  } else {
+    s["Pi"].assign(x.data(), x.data() + 3);
+    s["Gamma"].assign(x.data() + 3, x.data() + 6);
+  }
+}
+
+StepReport TopModel::step(State& s) {
+  Eigen::VectorXd x = stateVector(s);
+  int evaluations = 0;
+  const NewtonResult r = stepper_.step(x, &evaluations);
+  if (!r.converged)
+    throw NumericalError("top: " + stepper_.name() + ": Newton did not converge at t = " +
+                             fmt(s.time) + " (residual " + fmt(r.residualNorm) + " after " +
+                             std::to_string(r.iterations) + " iterations)",
+                         s.step);
+  if (!x.allFinite())
+    throw NumericalError("top: " + stepper_.name() + ": state not finite at t = " + fmt(s.time),
+                         s.step);
+  Vec6 ref;
+  if (config_.reference) {
+    const Vec6 r0 = Eigen::Map<const Vec6>(s["reference"].data());
+    try {
+      // The loop sets t_k = k dt, so integrate to exactly (k + 1) dt.
+      const double t1 = static_cast<double>(s.step + 1) * config_.dt;
+      ref = heavyTopReference(config_.top, r0, s.time, {t1}, config_.referenceOptions)[0];
+    } catch (const NumericalError& e) {
+      throw NumericalError(std::string("top: reference solution: ") + e.what(), s.step);
+    }
+  }
+  // Modify s only after everything that can throw has succeeded.
+  writeStateVector(s, x);
+  if (config_.reference) s["reference"].assign(ref.data(), ref.data() + 6);
+  StepReport rep;
+  rep.iterations = r.iterations;
+  rep.residualNorm = r.residualNorm;
+  rep.evaluations = evaluations;
+  return rep;
+}
+
+std::vector<std::string> TopModel::invariantNames() const {
+  std::vector<std::string> n = {"energy", "f1", "f2", "kovalevskaya", "Pi3", "J1", "J2",
+                                "newton_iterations", "newton_residual"};
+  if (config_.reference) n.push_back("error");
+  return n;
+}
+
+std::vector<double> TopModel::invariants(const State& s, const StepReport& last) {
+  const Eigen::VectorXd x = stateVector(s);
+  const Vec6 y = stepper_.heavyTopState(x);
+  const HeavyTopParameters& par = config_.top;
+  const double f1 = casimirF1(y), f2 = casimirF2(y);
+  double J1, J2;
+  if (stepper_.collective()) {
+    J1 = noetherJ1(Vec8(x));
+    J2 = noetherJ2(Vec8(x));
+  } else {
+    J1 = 0.5 * std::sqrt(f1);
+    J2 = J1 > 0.0 ? f2 / J1 : 0.0;
+  }
+  std::vector<double> v = {hamiltonian(par, y),
+                           f1,
+                           f2,
+                           par.isKovalevskaya() ? kovalevskaya(par, y) : 0.0,
+                           y[2],
+                           J1,
+                           J2,
+                           static_cast<double>(last.iterations),
+                           last.residualNorm};
+  if (config_.reference) {
+    const Vec6 ref = Eigen::Map<const Vec6>(s["reference"].data());
+    v.push_back((y - ref).norm());
+  }
+  return v;
+}
+
+std::string TopModel::summary(const State& s) {
+  const std::vector<double> v = invariants(s, StepReport{});
+  const auto names = invariantNames();
+  std::ostringstream o;
+  o << stepper_.name() << " t=" << s.time;
+  auto rel = [&](std::size_t i) {
+    const double a = initialInvariants_[i];
+    return a != 0.0 ? (v[i] - a) / std::abs(a) : v[i] - a;
+  };
+  o.precision(3);
+  o << std::scientific << " dh/h=" << rel(0) << " df1/f1=" << rel(1) << " df2/f2=" << rel(2);
+  if (config_.top.isKovalevskaya()) o << " dK/K=" << rel(3);
+  if (config_.top.isLagrange()) o << " dPi3=" << (v[4] - initialInvariants_[4]);
+  if (config_.reference) o << " error=" << v.back();
+  return o.str();
+}
+
+}  // namespace kirchhoff::top

@@ -1,0 +1,186 @@
+// The four heavy-top integrators compared in Ohsawa 2019, Sec. 5 (docs/heavytop.md "Integrators"):
+//   1. collective implicit midpoint  z1 = z0 + dt X_H((z0 + z1)/2)  (the Lie–Poisson integrator M o Phi)
+//   2. collective explicit midpoint  z1 = z0 + dt X_H(z0 + dt/2 X_H(z0))
+//   3. direct explicit midpoint      y1 = y0 + dt f(y0 + dt/2 f(y0)),  y = (Pi, Gamma), f of eq. (1.1)
+//   4. direct implicit midpoint      y1 = y0 + dt f((y0 + y1)/2)  (Austin–Krishnaprasad–Wang 1993)
+// Implicit steps: Newton with the analytic Jacobian I - dt/2 DX((z0 + z1)/2) (integrators/DenseNewton),
+// started from the explicit Euler predictor. Templated on the scalar for complex-step derivatives;
+// TopStepper is the one run-time interface over all four.
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "integrators/DenseNewton.hpp"
+#include "models/top/CollectiveHamiltonian.hpp"
+#include "models/top/CollectiveMap.hpp"
+#include "models/top/HeavyTop.hpp"
+
+namespace kirchhoff::top {
+
+enum class TopScheme {
+  CollectiveImplicitMidpoint,
+  CollectiveExplicitMidpoint,
+  DirectExplicitMidpoint,
+  DirectImplicitMidpoint,
+};
+
+/// Deck names, in the order of the enum.
+inline const std::vector<std::string>& schemeNames() {
+  static const std::vector<std::string> names = {
+      "collective_implicit_midpoint", "collective_explicit_midpoint", "direct_explicit_midpoint",
+      "direct_implicit_midpoint"};
+  return names;
+}
+std::string schemeName(TopScheme s);
+/// Throws ConfigurationError naming the choices for an unknown name.
+TopScheme schemeFromName(const std::string& name);
+/// Collective schemes advance z (8 unknowns); direct ones (Pi, Gamma) (6).
+inline bool isCollective(TopScheme s) {
+  return s == TopScheme::CollectiveImplicitMidpoint || s == TopScheme::CollectiveExplicitMidpoint;
+}
+inline bool isImplicit(TopScheme s) {
+  return s == TopScheme::CollectiveImplicitMidpoint || s == TopScheme::DirectImplicitMidpoint;
+}
+
+using integrators::NewtonOptions;
+using integrators::NewtonResult;
+
+/// Newton on the implicit midpoint equation F(y1) = y1 - y0 - dt g((y0 + y1)/2) = 0 from the
+/// initial guess in y1, with Jacobian I - dt/2 Dg((y0 + y1)/2); gdg(m, g, Dg) fills both.
+/// Adds the number of (g, Dg) evaluations to *evaluations.
+template <class V, class M, class GDG>
+NewtonResult implicitMidpointSolve(GDG&& gdg, const V& y0, V& y1, double dt,
+                                   const NewtonOptions& opt, int* evaluations) {
+  using T = typename V::Scalar;
+  V g;
+  M Dg;
+  auto fj = [&](const V& x, V& F, M& J) {
+    ++*evaluations;
+    gdg(V(T(0.5) * (y0 + x)), g, Dg);
+    F = x - y0 - T(dt) * g;
+    J = M::Identity() - T(0.5 * dt) * Dg;
+  };
+  return integrators::newtonSolve<V, M>(fj, y1, opt);
+}
+
+/// Implicit midpoint step from the explicit Euler predictor y0 + dt g(y0); leaves y unchanged
+/// unless Newton converged. `polish` extra Newton updates follow convergence (complex-step
+/// derivatives: the imaginary part lags the real part by one update). *evaluations counts the
+/// vector-field evaluations (predictor + Newton).
+template <class V, class M, class G, class GDG>
+NewtonResult implicitMidpointStep(G&& g, GDG&& gdg, V& y, double dt, const NewtonOptions& opt,
+                                  int polish, int* evaluations) {
+  using T = typename V::Scalar;
+  const V y0 = y;
+  V x = y0 + T(dt) * g(y0);
+  *evaluations = 1;
+  NewtonResult r = implicitMidpointSolve<V, M>(gdg, y0, x, dt, opt, evaluations);
+  if (r.converged && polish > 0) {
+    NewtonOptions fixed = opt;
+    fixed.atol = 0.0;
+    fixed.rtol = 0.0;
+    fixed.stol = 0.0;
+    fixed.maxIterations = polish;
+    const NewtonResult p = implicitMidpointSolve<V, M>(gdg, y0, x, dt, fixed, evaluations);
+    r.converged = p.converged || std::isfinite(p.residualNorm);
+  }
+  if (r.converged) y = x;
+  return r;
+}
+
+/// Explicit midpoint y + dt g(y + dt/2 g(y)).
+template <class V, class G>
+void explicitMidpointStep(G&& g, V& y, double dt) {
+  using T = typename V::Scalar;
+  const V k1 = g(y);
+  y = y + T(dt) * g(V(y + T(0.5 * dt) * k1));
+}
+
+/// One step of scheme s on x (z for collective schemes, (Pi, Gamma) for direct ones); `polish`
+/// as in implicitMidpointStep; *evaluations (if given) receives the vector-field evaluations.
+template <class T>
+NewtonResult schemeStep(TopScheme s, const HeavyTopParameters& par,
+                        Eigen::Matrix<T, Eigen::Dynamic, 1>& x, double dt,
+                        const NewtonOptions& opt, int polish = 0, int* evaluations = nullptr) {
+  int count = 0;
+  if (!evaluations) evaluations = &count;
+  auto X = [&par](const Vec8T<T>& z) { return collectiveField<T>(par, z); };
+  auto XDX = [&par](const Vec8T<T>& z, Vec8T<T>& g, Mat8T<T>& Dg) {
+    collectiveFieldAndJacobian<T>(par, z, g, Dg);
+  };
+  auto f = [&par](const Vec6T<T>& y) { return heavyTopField<T>(par, y); };
+  auto fDf = [&par](const Vec6T<T>& y, Vec6T<T>& g, Mat6T<T>& Dg) {
+    g = heavyTopField<T>(par, y);
+    Dg = heavyTopJacobian<T>(par, y);
+  };
+  NewtonResult explicitDone;
+  explicitDone.converged = true;
+  explicitDone.residualNorm = 0.0;
+  switch (s) {
+    case TopScheme::CollectiveImplicitMidpoint: {
+      Vec8T<T> z = x;
+      const NewtonResult r = implicitMidpointStep<Vec8T<T>, Mat8T<T>>(X, XDX, z, dt, opt, polish,
+                                                                          evaluations);
+      x = z;
+      return r;
+    }
+    case TopScheme::CollectiveExplicitMidpoint: {
+      Vec8T<T> z = x;
+      explicitMidpointStep(X, z, dt);
+      *evaluations = 2;
+      x = z;
+      return explicitDone;
+    }
+    case TopScheme::DirectExplicitMidpoint: {
+      Vec6T<T> y = x;
+      explicitMidpointStep(f, y, dt);
+      *evaluations = 2;
+      x = y;
+      return explicitDone;
+    }
+    case TopScheme::DirectImplicitMidpoint: {
+      Vec6T<T> y = x;
+      const NewtonResult r = implicitMidpointStep<Vec6T<T>, Mat6T<T>>(f, fDf, y, dt, opt, polish,
+                                                                          evaluations);
+      x = y;
+      return r;
+    }
+  }
+  return explicitDone;
+}
+
+/// The run-time interface over the four schemes: a fixed time step, a state vector of
+/// dimension() unknowns, and its image (Pi, Gamma).
+class TopStepper {
+ public:
+  TopStepper(TopScheme scheme, const HeavyTopParameters& par, double dt, const NewtonOptions& opt)
+      : scheme_(scheme), par_(par), dt_(dt), opt_(opt) {}
+  TopScheme scheme() const { return scheme_; }
+  std::string name() const { return schemeName(scheme_); }
+  bool collective() const { return isCollective(scheme_); }
+  int dimension() const { return collective() ? 8 : 6; }
+  double timeStep() const { return dt_; }
+  const HeavyTopParameters& parameters() const { return par_; }
+  const NewtonOptions& newtonOptions() const { return opt_; }
+  /// Advances x by one step; x is unchanged if Newton did not converge (see result.converged).
+  /// *evaluations (if given) receives the number of vector-field evaluations of the step.
+  NewtonResult step(Eigen::VectorXd& x, int* evaluations = nullptr) const {
+    return schemeStep<double>(scheme_, par_, x, dt_, opt_, 0, evaluations);
+  }
+  /// (Pi, Gamma) of a state: M(z) or the state itself.
+  Vec6 heavyTopState(const Eigen::VectorXd& x) const {
+    return collective() ? Vec6(collectiveMap<double>(Vec8(x))) : Vec6(x);
+  }
+
+ private:
+  TopScheme scheme_;
+  HeavyTopParameters par_;
+  double dt_;
+  NewtonOptions opt_;
+};
+
+}  // namespace kirchhoff::top

@@ -1,0 +1,16 @@
+// Deck -> top: the schema of the heavy-top keys (body, scheme, initial data, Newton, reference,
+// tool settings), the reader into TopConfig, and the run::Driver of kirchhoff-top with its tools.
+#pragma once
+
+#include "io/Deck.hpp"
+#include "io/Schema.hpp"
+#include "models/top/TopModel.hpp"
+#include "run/Main.hpp"
+
+namespace kirchhoff::setup {
+
+void addTopKeys(io::Schema& s);
+top::TopConfig readTopConfig(const io::Deck& deck);
+run::Driver topDriver();
+
+}  // namespace kirchhoff::setup

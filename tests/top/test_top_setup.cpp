@@ -1,0 +1,112 @@
+// Tests of the kirchhoff-top deck reader (setup/top/TopSetup.hpp): the shipped decks validate and
+// give the documented configuration; cross-key errors are DeckErrors naming the key.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "core/Error.hpp"
+#include "io/Deck.hpp"
+#include "setup/top/TopSetup.hpp"
+
+namespace {
+
+using namespace kirchhoff;
+
+const io::Schema& schema() {
+  static const io::Schema s = run::driverSchema(setup::topDriver());
+  return s;
+}
+
+// The source tree: KIRCHHOFF_SOURCE_DIR under ctest, else three levels above this file.
+std::string sourceDir() {
+  if (const char* d = std::getenv("KIRCHHOFF_SOURCE_DIR")) return d;
+  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+}
+
+const std::string kDeck = R"(model: top
+time: {dt: 0.02, steps: 10}
+body: {inertia: [2, 2, 1], center_of_mass: [1, 0, 0]}
+initial:
+  Pi: [2, 0, 4]
+  Gamma: [0.5, 0, 0.8660254037844386]
+)";
+
+top::TopConfig read(const std::string& text) {
+  return setup::readTopConfig(io::Deck(text, "test.yaml", schema()));
+}
+
+// Defaults: collective implicit midpoint, m g l = 1, shift 0, Newton atol 1e-14, no reference.
+TEST(TopSetup, MinimalDeckDefaults) {
+  const top::TopConfig c = read(kDeck);
+  EXPECT_EQ(c.scheme, top::TopScheme::CollectiveImplicitMidpoint);
+  EXPECT_EQ(c.top.mgl, 1.0);
+  EXPECT_EQ(c.dt, 0.02);
+  EXPECT_FALSE(c.initial.givenZ);
+  EXPECT_FALSE(c.initial.fixQ1);
+  EXPECT_EQ(c.initial.shift, 0.0);
+  EXPECT_EQ(c.newton.atol, 1e-14);
+  EXPECT_EQ(c.newton.maxIterations, 50);
+  EXPECT_FALSE(c.reference);
+  EXPECT_TRUE(c.top.isKovalevskaya());
+}
+
+// Cross-key checks the schema cannot express.
+TEST(TopSetup, CrossKeyErrors) {
+  EXPECT_THROW(read(kDeck + "  z: [1, 0, 0, 0, 1, 0, 0, 0]\n"), DeckError);  // z and Pi/Gamma
+  EXPECT_THROW(read(kDeck + "  q1: 1\n  shift: 0.5\n"), DeckError);         // q1 and shift
+  std::string noncUnit = kDeck;
+  noncUnit.replace(noncUnit.find("[1, 0, 0]"), 9, "[2, 0, 0]");
+  EXPECT_THROW(read(noncUnit), DeckError);
+  std::string gammaOnly = kDeck;
+  gammaOnly.erase(gammaOnly.find("  Pi:"), std::string("  Pi: [2, 0, 4]\n").size());
+  EXPECT_THROW(read(gammaOnly), DeckError);
+  EXPECT_THROW(read(kDeck + "scheme: leapfrog\n"), DeckError);  // not one of the four
+  try {
+    read(kDeck + "  q1: 1\n  shift: 0.5\n");
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("q1"), std::string::npos) << e.what();
+  }
+}
+
+// z given directly: the direct schemes start from M(z).
+TEST(TopSetup, GivenZ) {
+  const std::string text = R"(model: top
+time: {dt: 0.01, end_time: 1}
+body: {inertia: [1, 2, 3], center_of_mass: [0, 0, 1], mass: 2, gravity: 3, length: 0.5}
+scheme: direct_implicit_midpoint
+initial: {z: [0.1, 0.2, 0.3, 0.4, 1, 0, 0, 0]}
+)";
+  const top::TopConfig c = read(text);
+  EXPECT_TRUE(c.initial.givenZ);
+  EXPECT_EQ(c.top.mgl, 3.0);
+  EXPECT_EQ(c.scheme, top::TopScheme::DirectImplicitMidpoint);
+  const top::Vec6 y = top::initialHeavyTopState(c.initial);
+  EXPECT_NEAR(y[5], 1.0, 1e-15);  // Gamma = (0, 0, |p|^2) for p = e1
+}
+
+// Every shipped top deck validates; the Kovalevskaya decks differ only in the scheme and give
+// h = 9.5 (from the deck's sqrt(3)/2 to 16 digits: 1e-14).
+TEST(TopSetup, ShippedDecks) {
+  const std::string in = sourceDir() + "/input/";
+  int k = 0;
+  for (const char* name : {"top_kovalevskaya", "top_kovalevskaya_collective_explicit",
+                           "top_kovalevskaya_direct_explicit", "top_kovalevskaya_direct_implicit",
+                           "top_lagrange"}) {
+    const io::Deck deck = io::Deck::fromFile(in + name + ".yaml", schema());
+    const top::TopConfig c = setup::readTopConfig(deck);
+    top::TopModel m(c);
+    const auto v = m.invariants(m.initialState(), StepReport{});
+    if (std::string(name) != "top_lagrange") {
+      EXPECT_NEAR(v[0], 9.5, 1e-14) << name;
+      EXPECT_NEAR(v[3], 4.0, 1e-14) << name;
+      EXPECT_EQ(static_cast<int>(c.scheme), k++) << name;
+    } else {
+      EXPECT_TRUE(c.top.isLagrange());
+    }
+  }
+}
+
+}  // namespace
