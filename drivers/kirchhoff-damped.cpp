@@ -1,0 +1,7 @@
+// kirchhoff-damped: Rayleigh-damped Hamiltonian systems and the double-bracket dissipative rigid body
+// (seeds 003, 004; docs/damped.md). All of main() is the shared run loop; the model comes from setup/damped.
+#include "setup/damped/DampedSetup.hpp"
+
+int main(int argc, char** argv) {
+  return kirchhoff::run::main(argc, argv, kirchhoff::setup::dampedDriver());
+}

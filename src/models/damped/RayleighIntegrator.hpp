@@ -1,0 +1,30 @@
+// One step of any method for a Rayleigh-damped system (docs/damped.md Sec. 1): the splittings
+// of seed 003 Alg. 3.1-3.3 and the comparisons Heun / explicit midpoint (RK2), RK4, DOP853 (reference).
+#pragma once
+
+#include <string>
+
+#include <Eigen/Dense>
+
+#include "integrators/Dop853.hpp"
+#include "models/damped/RayleighSplitting.hpp"
+#include "models/damped/RayleighSystem.hpp"
+
+namespace kirchhoff::damped {
+
+struct RayleighMethod {
+  enum class Kind { Splitting, Heun, ExplicitMidpoint, RK4, Dop853 };
+  Kind kind = Kind::Splitting;
+  SplittingScheme splitting{};           ///< Kind::Splitting
+  integrators::Dop853Options dop{};      ///< Kind::Dop853 (tolerances of the reference)
+};
+
+std::string describe(const RayleighMethod& m);
+/// Force evaluations (grad V) per step, DOP853 excluded (adaptive): the cost unit of the tables.
+int gradientEvaluationsPerStep(const RayleighMethod& m);
+
+/// Advances (q, p) from time t by h. DOP853 restarts its step-size control at each call.
+void rayleighStep(const RayleighSystem& sys, const RayleighMethod& m, VectorXd& q, VectorXd& p,
+                  double t, double h);
+
+}  // namespace kirchhoff::damped

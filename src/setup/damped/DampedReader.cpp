@@ -1,0 +1,173 @@
+// damped deck reader (docs/damped.md): builds the RayleighSystem (potential, dissipation, M = m I),
+// the initial state and the method, or the rigid body and its method; cross-key checks via fail().
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+#include "io/RunConfig.hpp"
+#include "setup/damped/DampedSetup.hpp"
+
+namespace kirchhoff::setup {
+
+using namespace damped;
+
+namespace {
+
+VectorXd eigenVector(const std::vector<double>& v) {
+  return Eigen::Map<const VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
+std::shared_ptr<const Potential> readPotential(const io::DeckNode& v, double m) {
+  const std::string type = v.string("type");
+  if (type == "pendulum") return std::make_shared<PendulumPotential>(v.real("k"));
+  if (type == "elastic_pendulum")
+    return std::make_shared<ElasticPendulumPotential>(v.real("k"), v.real("l0"), m, v.real("g"));
+  return std::make_shared<HarmonicChainPotential>(static_cast<int>(v.integer("n")), v.real("k"));
+}
+
+std::shared_ptr<const Dissipation> readDissipation(const io::DeckNode& d, int n) {
+  const std::string type = d.string("type");
+  try {
+    if (type == "radial") return std::make_shared<RadialDissipation>(d.real("c"));
+    if (type == "diagonal") {
+      const auto vals = d.vector("values");
+      if (static_cast<int>(vals.size()) != n)
+        d.fail("values", "needs n = " + std::to_string(n) + " entries (got " +
+                             std::to_string(vals.size()) + ")");
+      return std::make_shared<DiagonalDissipation>(eigenVector(vals));
+    }
+    if (d.has("matrix")) {
+      const auto a = d.vector("matrix");
+      if (static_cast<int>(a.size()) != n * n)
+        d.fail("matrix", "needs n*n = " + std::to_string(n * n) + " numbers (got " +
+                             std::to_string(a.size()) + ")");
+      const MatrixXd D = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic,
+                                                        Eigen::RowMajor>>(a.data(), n, n);
+      return std::make_shared<ConstantDissipation>(D);
+    }
+    return std::make_shared<ConstantDissipation>(d.real("value") * MatrixXd::Identity(n, n));
+  } catch (const ConfigurationError& e) {
+    d.fail(d.has("matrix") ? "matrix" : "type", e.what());
+  }
+}
+
+RayleighMethod readRayleighMethod(const io::DeckNode& s) {
+  RayleighMethod m;
+  const std::string method = s.string("method");
+  if (method == "heun") m.kind = RayleighMethod::Kind::Heun;
+  else if (method == "explicit_midpoint") m.kind = RayleighMethod::Kind::ExplicitMidpoint;
+  else if (method == "rk4") m.kind = RayleighMethod::Kind::RK4;
+  else if (method == "dop853") {
+    m.kind = RayleighMethod::Kind::Dop853;
+    m.dop.rtol = s.real("rtol");
+    m.dop.atol = s.real("atol");
+  } else {
+    m.kind = RayleighMethod::Kind::Splitting;
+    SplittingScheme& sp = m.splitting;
+    sp.method = method == "phi_2s" ? Splitting::Phi2S
+                : method == "phi_3s" ? Splitting::Phi3S
+                                     : Splitting::PhiRKS;
+    sp.ordering = s.string("ordering") == "dkd" ? Ordering::DriftKickDrift : Ordering::KickDriftKick;
+    sp.composition = s.string("composition") == "none" ? Composition::None : Composition::TripleJump;
+    if (sp.method == Splitting::PhiRKS) {
+      const std::string rk = s.string("rk");
+      sp.rk = rk == "heun" ? RksMethod::Heun
+              : rk == "explicit_midpoint" ? RksMethod::ExplicitMidpoint
+                                          : RksMethod::ImplicitMidpoint;
+    }
+    if (sp.composition == Composition::TripleJump && !isSymmetric(sp))
+      s.fail("composition", "the triple jump needs a symmetric base step; phi_rks with rk: " +
+                                s.string("rk") + " is not symmetric (order 3 only): use rk: "
+                                "implicit_midpoint, phi_2s or phi_3s");
+  }
+  return m;
+}
+
+/// The section named by `system` must be present and the other one absent.
+io::DeckNode systemSection(const io::Deck& deck, const std::string& want) {
+  const io::DeckNode root = deck.root();
+  const std::string other = want == "rayleigh" ? "rigid_body" : "rayleigh";
+  if (root.has(other)) root.fail(other, "this section needs system: " + other + " (the deck says " +
+                                            root.string("system") + ")");
+  if (!root.has(want)) root.fail(want, "missing section '" + want + "' for system: " + want);
+  return root.map(want);
+}
+
+}  // namespace
+
+RayleighConfig readRayleighConfig(const io::Deck& deck) {
+  const io::DeckNode r = systemSection(deck, "rayleigh");
+  RayleighConfig c;
+  c.dt = io::readRunConfig(deck).dt;
+  const double m = r.real("mass");
+  const io::DeckNode pot = r.map("potential");
+  const auto V = readPotential(pot, m);
+  const int n = V->dim();
+  const auto D = readDissipation(r.map("dissipation"), n);
+  c.system = std::make_shared<RayleighSystem>(m * MatrixXd::Identity(n, n), r.real("eps"), V, D);
+
+  const auto* elastic = dynamic_cast<const ElasticPendulumPotential*>(V.get());
+  if (elastic && pot.real("W") > 0.0) {
+    try {
+      c.relativeEquilibrium = conicalPendulum(elastic->k(), elastic->l0(), m, elastic->g(), pot.real("W"));
+    } catch (const ConfigurationError& e) {
+      pot.fail("W", e.what());
+    }
+  }
+  const io::DeckNode i = r.map("initial");
+  if (i.string("type") == "relative_equilibrium") {
+    if (!c.relativeEquilibrium)
+      i.fail("type", "relative_equilibrium needs potential.type elastic_pendulum with W > 0");
+    c.q0 = c.relativeEquilibrium->q;
+    c.p0 = c.relativeEquilibrium->p;
+  } else {
+    c.q0 = eigenVector(i.vector("q"));
+    c.p0 = eigenVector(i.vector("p"));
+    for (const char* key : {"q", "p"})
+      if (static_cast<int>(i.vector(key).size()) != n)
+        i.fail(key, "needs n = " + std::to_string(n) + " values for potential '" + V->name() +
+                        "' (got " + std::to_string(i.vector(key).size()) + ")");
+    if (elastic && !(c.q0.norm() > 0.0)) i.fail("q", "the elastic pendulum needs q != 0");
+  }
+  c.method = readRayleighMethod(r.map("scheme"));
+  return c;
+}
+
+RigidBodyConfig readRigidBodyConfig(const io::Deck& deck) {
+  const io::DeckNode b = systemSection(deck, "rigid_body");
+  RigidBodyConfig c;
+  c.dt = io::readRunConfig(deck).dt;
+  const auto I = b.vector("inertia");
+  c.inertia = Vec3(I[0], I[1], I[2]).asDiagonal();
+  c.alpha = b.real("alpha");
+  const auto M0 = b.vector("M0");
+  c.M0 = Vec3(M0[0], M0[1], M0[2]);
+  if (!(c.M0.norm() > 0.0)) b.fail("M0", "must be nonzero");
+  const io::DeckNode s = b.map("scheme");
+  const std::string method = s.string("method");
+  RigidBodyMethod& m = c.method;
+  if (method == "ddb") {
+    m.kind = RigidBodyMethod::Kind::DDB;
+    m.ddb.retraction = s.string("retraction") == "exp" ? Retraction::Exp : Retraction::Cayley;
+    m.ddb.variant = s.string("variant") == "plain" ? DdbVariant::Plain : DdbVariant::Symmetric;
+  } else if (method == "rk4") {
+    m.kind = RigidBodyMethod::Kind::RK4;
+  } else if (method == "lobatto_iiic") {
+    m.kind = RigidBodyMethod::Kind::LobattoIIIC;
+    m.lobatto.frozenJacobian = s.string("jacobian") == "frozen";
+  } else {
+    m.kind = RigidBodyMethod::Kind::Dop853;
+    m.dop.rtol = s.real("rtol");
+    m.dop.atol = s.real("atol");
+  }
+  const io::DeckNode n = b.map("newton");
+  integrators::NewtonOptions opt;
+  opt.atol = n.real("atol");
+  opt.stol = n.real("stol");
+  opt.maxIterations = static_cast<int>(n.integer("max_iterations"));
+  m.ddb.newton = opt;
+  m.lobatto.newton = opt;
+  return c;
+}
+
+}  // namespace kirchhoff::setup
