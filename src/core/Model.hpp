@@ -41,6 +41,9 @@ class Model {
   /// Physical stop conditions checked on a valid state (a vortex too close to a body, a dry
   /// point, ...). Throws NumericalError(..., checkpointState = true) to stop with a checkpoint.
   virtual void check(const State& /*s*/) {}
+  /// The invariant whose relative change the progress line shows ("energy" by default; a damped
+  /// model shows its energy balance instead, since its energy decays by design).
+  virtual std::string monitoredInvariant() const { return "energy"; }
   /// Fills a snapshot for the trajectory output; returns false if the model has none.
   virtual bool snapshot(const State& /*s*/, Snapshot& /*out*/) { return false; }
   /// One line for the sweep summary table (final state).

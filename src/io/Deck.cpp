@@ -197,7 +197,7 @@ void validate(const YAML::Node& node, const Section& section, const std::string&
   std::set<std::string> seen;
   if (node.IsMap()) {
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& keyNode = it->first;
+      const YAML::Node keyNode = it->first;  // a copy: it-> returns a temporary proxy
       if (!keyNode.IsScalar()) raise(file, keyNode, path, "keys must be plain names");
       const std::string name = keyNode.Scalar();
       const std::string key = join(path, name);
@@ -352,7 +352,7 @@ Deck Deck::fromFile(const std::string& file, const Schema& schema) {
 }
 
 DeckNode Deck::root() const {
-  return DeckNode(root_, &schema_->root(), "", &file_, {});
+  return DeckNode(root_, &schema_->root(), "", &file_, discriminators(root_, schema_->root(), "", file_));
 }
 
 std::uint64_t Deck::hash() const {
@@ -378,7 +378,12 @@ Deck Deck::withOverride(const std::string& path, const YAML::Node& value) const 
   while (std::getline(ss, tok, '.')) {
     int index = -1;
     if (auto b = tok.find('['); b != std::string::npos) {
-      index = std::stoi(tok.substr(b + 1));
+      const std::string digits = tok.size() > b + 2 ? tok.substr(b + 1, tok.size() - b - 2) : "";
+      if (tok.back() != ']' || digits.empty() || digits.size() > 9 ||
+          digits.find_first_not_of("0123456789") != std::string::npos)
+        throw DeckError(file_ + ": sweep parameter '" + path + "': '" + tok +
+                        "' is not a key or key[index] (index a whole number)");
+      index = std::stoi(digits);
       tok = tok.substr(0, b);
     }
     parts.emplace_back(tok, index);

@@ -22,6 +22,8 @@ void addRunKeys(Schema& schema) {
   o.integer("keep_checkpoints", "number of newest checkpoints kept").def(2).min(2);
   o.integer("progress_interval", "steps between progress lines on rank 0 (0: none)").def(100).min(0);
   o.integer("snapshot_interval", "steps between trajectory snapshots (0: none)").def(0).min(0);
+  o.integer("check_interval", "steps between the model's physical stop checks (1: every step)")
+      .def(1).min(1);
   o.real("max_wall", "wall-clock budget in seconds; the run checkpoints and exits 75 before it "
                      "runs out (0: no budget)").def(0.0).nonnegative();
   o.real("checkpoint_reserve", "seconds of max_wall kept back for the final checkpoint").def(30.0)
@@ -59,6 +61,7 @@ RunConfig readRunConfig(const Deck& deck) {
   c.keepCheckpoints = static_cast<int>(o.integer("keep_checkpoints"));
   c.progressInterval = static_cast<int>(o.integer("progress_interval"));
   c.snapshotInterval = static_cast<int>(o.integer("snapshot_interval"));
+  c.checkInterval = static_cast<int>(o.integer("check_interval"));
   c.maxWall = o.real("max_wall");
   c.checkpointReserve = o.real("checkpoint_reserve");
   c.petscOptions = root.string("petsc_options");

@@ -21,6 +21,7 @@ struct RunConfig {
   int keepCheckpoints = 2;
   int progressInterval = 100;     ///< steps between progress lines (0: none)
   int snapshotInterval = 0;       ///< steps between trajectory snapshots (0: none)
+  int checkInterval = 1;          ///< steps between Model::check calls
   double maxWall = 0.0;           ///< wall-clock budget in seconds (0: none)
   double checkpointReserve = 30;  ///< seconds kept back from maxWall for the final write
   std::string petscOptions;

@@ -12,7 +12,9 @@ namespace kirchhoff::run {
 
 class Progress {
  public:
-  void start(std::int64_t step, std::int64_t finalStep) {
+  /// `monitored`: name of the invariant shown as a relative change ("energy" -> |dE/E0|).
+  void start(std::int64_t step, std::int64_t finalStep, const std::string& monitored = "energy") {
+    label_ = monitored == "energy" ? "E/E0" : monitored;
     first_ = step;
     final_ = finalStep;
     t0_ = std::chrono::steady_clock::now();
@@ -24,8 +26,8 @@ class Progress {
     const double rate = secs > 0 ? static_cast<double>(step - first_) / secs : 0.0;
     const double eta = rate > 0 ? static_cast<double>(final_ - step) / rate : 0.0;
     char b[256];
-    std::snprintf(b, sizeof b, "step %lld/%lld  t %.6g  |dE/E0| %s  its %d  %.4g steps/s  ETA %s",
-                  static_cast<long long>(step), static_cast<long long>(final_), time,
+    std::snprintf(b, sizeof b, "step %lld/%lld  t %.6g  |d%s| %s  its %d  %.4g steps/s  ETA %s",
+                  static_cast<long long>(step), static_cast<long long>(final_), time, label_.c_str(),
                   std::isfinite(relEnergyError) ? fmt(relEnergyError).c_str() : "-", iterations,
                   rate, clock(eta).c_str());
     return b;
@@ -44,6 +46,7 @@ class Progress {
     else std::snprintf(b, sizeof b, "%ldm%02lds", t / 60, t % 60);
     return b;
   }
+  std::string label_ = "E/E0";
   std::int64_t first_ = 0, final_ = 0;
   std::chrono::steady_clock::time_point t0_;
 };

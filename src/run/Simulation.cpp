@@ -107,8 +107,9 @@ class Loop {
     maxWall_ = opt_.maxWall >= 0 ? opt_.maxWall : cfg_.maxWall;
     model_ = driver_.make(deck_, comm_);
     names_ = model_->invariantNames();
+    monitored_ = model_->monitoredInvariant();
     for (std::size_t i = 0; i < names_.size(); ++i)
-      if (names_[i] == "energy") energyColumn_ = static_cast<int>(i);
+      if (names_[i] == monitored_) energyColumn_ = static_cast<int>(i);
     const std::string ckdir = opt_.outdir + "/checkpoints";
     store_ = std::make_unique<io::CheckpointStore>(comm_, ckdir, cfg_.keepCheckpoints);
     prepareOutdir();
@@ -117,7 +118,7 @@ class Loop {
     say("kirchhoff-" + driver_.model + " " + kCodeVersion + " (" + kGitSha + "), " +
         std::to_string(size_) + " rank(s): " + deck_.file() + " -> " + opt_.outdir + ", steps " +
         std::to_string(state_.step) + ".." + std::to_string(finalStep_) + ", dt " + num(cfg_.dt));
-    progress_.start(state_.step, finalStep_);
+    progress_.start(state_.step, finalStep_, monitored_);
   }
 
   void prepareOutdir() {
@@ -156,6 +157,9 @@ class Loop {
 
   void freshStart() {
     state_ = model_->initialState();
+    const std::string bad = nonFiniteField();  // else checkpoint 0 would keep it as "good"
+    if (Agreed a = agree(comm_, !bad.empty(), kExitNumerical, false, bad); a.failed)
+      throw NumericalError("the initial state: " + a.message);
     model_->check(state_);
     const auto inv = model_->invariants(state_, StepReport{});
     checkFinite(inv, "the initial state");
@@ -195,7 +199,7 @@ class Loop {
       log_.emplace(io::InvariantLog::reopen(opt_.outdir + "/invariants.h5", names_, state_.step,
                                             cfg_.logInterval, cfg_.flushInterval, &w));
       if (!w.empty()) warn(w);
-      if (energyColumn_ >= 0) energy0_ = log_->firstValue("energy");
+      if (energyColumn_ >= 0) energy0_ = log_->firstValue(monitored_);
       if (cfg_.snapshotInterval > 0)
         snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots.xmf", state_.step);
     }
@@ -228,7 +232,8 @@ class Loop {
       return failure(kExitNumerical, "step " + std::to_string(state_.step) + ": " + a.message +
                                          keptCheckpointText());
     }
-    if (auto r = physicalChecks()) return r;
+    if (onGrid(cfg_.checkInterval) || state_.step == finalStep_)
+      if (auto r = physicalChecks()) return r;
     if (onGrid(cfg_.logInterval) || state_.step == finalStep_) {
       const auto inv = model_->invariants(state_, rep);
       try {
@@ -346,7 +351,7 @@ class Loop {
     checkpoint();
     if (log_) log_->flush();
     say("finished at step " + std::to_string(state_.step) + ", t = " + num(state_.time) +
-        (energyColumn_ >= 0 ? ", relative energy error " + num(relativeEnergyError()) : ""));
+        (energyColumn_ >= 0 ? ", relative change of " + monitored_ + " " + num(relativeEnergyError()) : ""));
   }
 
   /// |E - E0| / |E0|, or |E - E0| when E0 vanishes (e.g. two vortices at unit distance).
@@ -373,6 +378,7 @@ class Loop {
   std::unique_ptr<Model> model_;
   std::vector<std::string> names_;
   int energyColumn_ = -1;
+  std::string monitored_;
   double energy0_ = std::nan(""), lastEnergy_ = std::nan("");
   State state_;
   std::unique_ptr<io::CheckpointStore> store_;

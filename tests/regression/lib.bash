@@ -17,7 +17,7 @@ expect_exit() {
   [ "$got" = "$want" ] || { cat last.out >&2; fail "'$*' exited $got, expected $want"; }
 }
 expect_output() { grep -qF -- "$1" last.out || { cat last.out >&2; fail "output lacks: $1"; }; }
-# run_np N ARGS...: the fluidbody driver on N ranks (N = 1: singleton, no mpirun)
+# run_np N ARGS...: $DRIVER on N ranks (N = 1: singleton, no mpirun)
 run_np() {
   local np=$1; shift
   if [ "$np" = 1 ]; then "$BIN/$DRIVER" "$@"; else mpirun -n "$np" "$BIN/$DRIVER" "$@"; fi
