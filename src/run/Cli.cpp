@@ -16,12 +16,12 @@ bool endsWith(const std::string& s, const std::string& e) {
   return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
 }
 
-std::int64_t parseSteps(const std::string& v) {
+std::int64_t parseIndex(const std::string& flag, const std::string& what, const std::string& v) {
   char* end = nullptr;
   errno = 0;
   const long long n = std::strtoll(v.c_str(), &end, 10);
   if (v.empty() || *end != '\0' || errno || n < 0)
-    throw UsageError("--steps needs a step index >= 0, got '" + v + "'");
+    throw UsageError(flag + " needs " + what + " >= 0, got '" + v + "'");
   return n;
 }
 
@@ -50,7 +50,8 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
     else if (s == "--version") o.version = true;
     else if (s == "--deck-reference") o.deckReference = true;
     else if (s == "-o" || s == "--output") o.outdir = value(i, s);
-    else if (s == "--steps") o.steps = parseSteps(value(i, s));
+    else if (s == "--steps") o.steps = parseIndex(s, "a step index", value(i, s));
+    else if (s == "--case") o.caseIndex = parseIndex(s, "a case index", value(i, s));
     else if (s == "--max-wall") o.maxWall = parseSeconds(value(i, s));
     else if (s == "--overwrite") o.overwrite = true;
     else if (s == "--restart") {
@@ -83,12 +84,13 @@ std::string usage(const std::string& model,
   std::string u =
       "usage: kirchhoff-" + model +
       " DECK.yaml [-o OUTDIR] [--restart [CHECKPOINT.h5]] [--steps N] [--max-wall S]\n"
-      "       [--overwrite] [PETSc options]\n"
+      "       [--case N] [--overwrite] [PETSc options]\n"
       "       kirchhoff-" + model + " --deck-reference | --version | --help\n\n"
       "  -o OUTDIR            output folder (default out/<deck name>)\n"
       "  --restart [FILE]     continue from FILE or the newest valid checkpoint in OUTDIR\n"
       "  --steps N            end at step index N (absolute: a restart continues to N)\n"
       "  --max-wall S         wall-clock budget in seconds: checkpoint and exit 75 before it ends\n"
+      "  --case N             run only case N of the deck's sweep, into OUTDIR/case<NNN> (job arrays)\n"
       "  --overwrite          start afresh in an OUTDIR that holds checkpoints (deletes them)\n"
       "  --deck-reference     print every deck key (type, default, range, meaning)\n";
   for (const auto& t : tools) u += "  " + t.first + std::string(t.first.size() < 20 ? 21 - t.first.size() : 1, ' ') + t.second + "\n";

@@ -1,5 +1,5 @@
 // The command line shared by all drivers:
-//   kirchhoff-<model> DECK.yaml [-o OUTDIR] [--restart [CHECKPOINT]] [--steps N] [PETSc options]
+//   kirchhoff-<model> DECK.yaml [-o OUTDIR] [--restart [CHECKPOINT]] [--steps N] [--case N] [PETSc options]
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@ struct CliOptions {
   bool restart = false;
   std::string restartCheckpoint;  ///< "" = newest valid one in OUTDIR/checkpoints
   std::int64_t steps = -1;        ///< -1 = the deck's
+  std::int64_t caseIndex = -1;    ///< --case N: only case N of the deck's sweep (-1 = all)
   double maxWall = -1.0;          ///< -1 = the deck's
   bool overwrite = false;
   bool help = false;

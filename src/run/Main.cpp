@@ -110,8 +110,19 @@ int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
   o.startTime = startTime;
   o.overwrite = cli.overwrite;
   const auto cases = io::sweepCases(deck);
-  if (cases.size() == 1 && cases.front().name.empty())
-    return runSimulation(PETSC_COMM_WORLD, driver, deck, o).exitCode;
+  const bool sweep = !(cases.size() == 1 && cases.front().name.empty());
+  if (cli.caseIndex >= 0) {  // one case of a sweep (a job-array task), as if it were the whole deck
+    const std::string flag = "--case " + std::to_string(cli.caseIndex) + ": ";
+    if (!sweep) throw UsageError(flag + cli.deck + " has no sweep: section");
+    if (cli.caseIndex >= static_cast<std::int64_t>(cases.size()))
+      throw UsageError(flag + "the sweep of " + cli.deck + " has " + std::to_string(cases.size()) +
+                       " cases (0.." + std::to_string(cases.size() - 1) + ")");
+    const io::SweepCase& c = cases[static_cast<std::size_t>(cli.caseIndex)];
+    o.outdir += "/" + c.name;
+    o.label = c.name + ": ";
+    return runSimulation(PETSC_COMM_WORLD, driver, c.deck, o).exitCode;
+  }
+  if (!sweep) return runSimulation(PETSC_COMM_WORLD, driver, deck, o).exitCode;
   if (worldRank() == 0) fs::create_directories(o.outdir);
   const int per = static_cast<int>(deck.root().map("sweep").integer("ranks_per_case"));
   return runSweep(PETSC_COMM_WORLD, driver, cases, per, o);
@@ -120,6 +131,7 @@ int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
 }  // namespace
 
 int main(int argc, char** argv, const Driver& driver) {
+  installStopHandlers();  // a SIGUSR1 from the batch system during start-up must not kill us
   MPI_Init(&argc, &argv);
   const double start = MPI_Wtime();
   std::vector<std::string> flags;

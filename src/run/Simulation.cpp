@@ -204,7 +204,8 @@ class Loop {
         snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots.xmf", state_.step);
     }
     MPI_Bcast(&energy0_, 1, MPI_DOUBLE, 0, comm_);
-    lastEnergy_ = energy0_;
+    if (energyColumn_ >= 0)
+      lastEnergy_ = model_->invariants(state_, StepReport{})[static_cast<std::size_t>(energyColumn_)];
   }
 
   // --- one step ------------------------------------------------------------------------------

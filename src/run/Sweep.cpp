@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -52,6 +53,17 @@ int runSweep(MPI_Comm world, const Driver& driver, const std::vector<io::SweepCa
       RunOptions o = options;
       o.outdir = options.outdir + "/" + sc.name;
       o.label = sc.name + ": ";
+      // Continuing a sweep with --restart: a case that never started has no checkpoint yet.
+      if (o.restart && o.checkpoint.empty()) {
+        int has = 0;
+        if (subRank == 0) {
+          std::error_code ec;
+          for (const auto& e : std::filesystem::directory_iterator(o.outdir + "/checkpoints", ec))
+            if (e.path().filename().string().rfind("checkpoint_", 0) == 0 && e.path().extension() == ".h5") has = 1;
+        }
+        MPI_Bcast(&has, 1, MPI_INT, 0, sub);
+        o.restart = has != 0;
+      }
       RunResult r = runSimulation(sub, driver, sc.deck, o);
       codes[static_cast<std::size_t>(c)] = r.exitCode;
       steps[static_cast<std::size_t>(c)] = r.step;
