@@ -3,7 +3,7 @@
 #pragma once
 
 #include "integrators/DenseNewton.hpp"
-#include "models/damped/Retraction.hpp"
+#include "models/damped/DiscreteMomentum.hpp"
 #include "models/damped/RigidBody.hpp"
 
 namespace kirchhoff::damped {

@@ -1,10 +1,10 @@
-// Retractions tau: so(3) -> SO(3) (exponential, Cayley) with their right-trivialized differentials
-// and the discrete momentum M = (dtau^-1_{h Omega})^T I Omega of DDB step 1 (docs/damped.md Sec. 2).
+// Retractions tau: so(3) -> SO(3) (exponential, Cayley) and their right-trivialized differentials
+// dtau, (dtau^-1)^T: the shared SO(3) machinery of the discrete variational (DDB) schemes (damped.md Sec. 2).
 #pragma once
 
 #include <Eigen/Dense>
 
-namespace kirchhoff::damped {
+namespace kirchhoff::lie {
 
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
@@ -28,12 +28,7 @@ Mat3 dtauInvTranspose(Retraction r, const Vec3& v);
 double dexpInvCoefficient(double th);
 /// c'(th)/th (-> 1/360 + th^2/7560 + ...), for the Jacobian of the discrete momentum.
 double dexpInvCoefficientSlope(double th);
+/// Throws NumericalError when |v| >= 2 pi (cot(th/2) singular: dexp^-1 does not exist).
+void requireExpDomain(double th);
 
-/// DDB step 1 (doc Sec. 2):
-///   exp:    M = I Om + (h/2) Om x I Om + c(h|Om|) h^2 Om x (Om x I Om)
-///   Cayley: M = I Om + (h/2) Om x I Om + (h^2/4) Om (Om . I Om)
-Vec3 discreteMomentum(Retraction r, double h, const Mat3& I, const Vec3& Om);
-/// d discreteMomentum / d Om (the Newton Jacobian of step 1).
-Mat3 discreteMomentumJacobian(Retraction r, double h, const Mat3& I, const Vec3& Om);
-
-}  // namespace kirchhoff::damped
+}  // namespace kirchhoff::lie

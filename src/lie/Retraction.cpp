@@ -1,18 +1,16 @@
-// Exponential and Cayley retractions on SO(3), their differentials, and the discrete momentum of
-// the DDB method (docs/damped.md Sec. 2, step 1). Series branches keep full accuracy near 0.
-#include "models/damped/Retraction.hpp"
+// Exponential and Cayley retractions on SO(3) and their differentials, with series branches that
+// keep full accuracy near 0 (damped.md Sec. 2; the DDB method uses them through models/damped).
+#include "lie/Retraction.hpp"
 
 #include <cmath>
 
 #include "core/Error.hpp"
 #include "lie/SO3.hpp"
 
-namespace kirchhoff::damped {
-
-using lie::hat;
+namespace kirchhoff::lie {
 
 Mat3 tau(Retraction r, const Vec3& v) {
-  return r == Retraction::Exp ? lie::expSO3(v) : lie::cayleySO3(v);
+  return r == Retraction::Exp ? expSO3(v) : cayleySO3(v);
 }
 
 Vec3 tauTransposeApply(Retraction r, const Vec3& v, const Vec3& y) {
@@ -66,14 +64,13 @@ double dexpInvCoefficientSlope(double th) {
   return (-df / t2 - 2.0 * (1.0 - f) / (t2 * th)) / th;
 }
 
-namespace {
 void requireExpDomain(double th) {
   // cot(th/2) is singular at th = 2 pi: dexp^-1 does not exist there.
   constexpr double kTwoPi = 6.283185307179586476925;
   if (!(th < kTwoPi))
-    throw NumericalError("DDB exp retraction: h |Omega| >= 2 pi, outside the domain of dexp^-1");
+    throw NumericalError("exp retraction: |v| = " + std::to_string(th) +
+                         " >= 2 pi, outside the domain of dexp^-1");
 }
-}  // namespace
 
 Mat3 dtauInvTranspose(Retraction r, const Vec3& v) {
   const Mat3 V = hat(v);
@@ -83,31 +80,4 @@ Mat3 dtauInvTranspose(Retraction r, const Vec3& v) {
   return Mat3::Identity() + 0.5 * V + dexpInvCoefficient(th) * V * V;
 }
 
-Vec3 discreteMomentum(Retraction r, double h, const Mat3& I, const Vec3& Om) {
-  const Vec3 y = I * Om;
-  const Vec3 m1 = y + 0.5 * h * Om.cross(y);
-  if (r == Retraction::Cayley) return m1 + 0.25 * h * h * Om.dot(y) * Om;
-  const double th = h * Om.norm();
-  requireExpDomain(th);
-  return m1 + dexpInvCoefficient(th) * h * h * Om.cross(Om.cross(y));
-}
-
-Mat3 discreteMomentumJacobian(Retraction r, double h, const Mat3& I, const Vec3& Om) {
-  const Vec3 y = I * Om;
-  Mat3 J = I + 0.5 * h * (hat(Om) * I - hat(y));
-  if (r == Retraction::Cayley) {
-    J += 0.25 * h * h * (Om.dot(y) * Mat3::Identity() + 2.0 * Om * y.transpose());
-    return J;
-  }
-  const double th = h * Om.norm();
-  requireExpDomain(th);
-  // g = Om x (Om x I Om) = Om (Om . y) - y |Om|^2,  dg/dOm = (Om.y) 1 + 2 Om y^T - |Om|^2 I - 2 y Om^T.
-  const Vec3 g = Om.cross(Om.cross(y));
-  const Mat3 Jg = Om.dot(y) * Mat3::Identity() + 2.0 * Om * y.transpose() -
-                  Om.squaredNorm() * I - 2.0 * y * Om.transpose();
-  J += h * h * dexpInvCoefficient(th) * Jg;
-  J += std::pow(h, 4) * dexpInvCoefficientSlope(th) * g * Om.transpose();
-  return J;
-}
-
-}  // namespace kirchhoff::damped
+}  // namespace kirchhoff::lie
