@@ -1,5 +1,5 @@
-// SO(3) and its Lie algebra so(3) ~ R^3: hat/vee, the exponential (Rodrigues), the Cayley
-// retraction, and the right-trivialized inverse differentials dexp^-1, dcay^-1 used by DDB.
+// SO(3) and its Lie algebra so(3) ~ R^3: hat/vee, cross, the exponential (Rodrigues), the Cayley
+// map and the log; the retractions with their differentials are in lie/Retraction.hpp.
 #pragma once
 
 #include <algorithm>
@@ -12,11 +12,22 @@ namespace kirchhoff::lie {
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 
-/// hat(w) v = w x v.
-inline Mat3 hat(const Vec3& w) {
-  Mat3 m;
-  m << 0.0, -w.z(), w.y(), w.z(), 0.0, -w.x(), -w.y(), w.x(), 0.0;
+/// hat(w) v = w x v. Templated on the scalar so complex-step derivatives pass through.
+template <class T>
+Eigen::Matrix<T, 3, 3> hat(const Eigen::Matrix<T, 3, 1>& w) {
+  Eigen::Matrix<T, 3, 3> m;
+  m << T(0), -w[2], w[1], w[2], T(0), -w[0], -w[1], w[0], T(0);
   return m;
+}
+
+/// hat for double vectors and Eigen expressions (no template deduction needed).
+inline Mat3 hat(const Vec3& w) { return hat<double>(w); }
+
+/// a x b without conjugation (Eigen's cross() conjugates complex vectors, which would break
+/// complex-step derivatives).
+template <class T>
+Eigen::Matrix<T, 3, 1> cross(const Eigen::Matrix<T, 3, 1>& a, const Eigen::Matrix<T, 3, 1>& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
 
 /// Inverse of hat for a skew matrix.

@@ -12,6 +12,8 @@
 
 #include <Eigen/Dense>
 
+#include "lie/SO3.hpp"
+
 namespace kirchhoff::top {
 
 template <class T>
@@ -47,20 +49,8 @@ struct HeavyTopParameters {
   }
 };
 
-/// hat(w) v = w x v.
-template <class T>
-Mat3T<T> hat(const Vec3T<T>& w) {
-  Mat3T<T> m;
-  m << T(0), -w[2], w[1], w[2], T(0), -w[0], -w[1], w[0], T(0);
-  return m;
-}
-
-/// a x b without conjugation (Eigen's cross() conjugates complex vectors, which would break
-/// complex-step derivatives).
-template <class T>
-Vec3T<T> cross(const Vec3T<T>& a, const Vec3T<T>& b) {
-  return Vec3T<T>(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]);
-}
+using lie::cross;
+using lie::hat;
 
 /// The heavy-top vector field (1.1) at y = (Pi, Gamma).
 template <class T>
