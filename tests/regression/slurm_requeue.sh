@@ -39,7 +39,8 @@ vortices:
 YAML
 }
 
-# Calibrate: M steps take ~45 s of stepping here (well above SLURM's 30 s signal granularity);
+# Calibrate: M steps take ~45 s of wall clock here when the four runs share the machine (well
+# above SLURM's 30 s signal granularity);
 # the start-up (MPI, PETSc, step-0 checkpoint) is timed apart and taken off.
 deck 20000 > deck.yaml
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
@@ -48,7 +49,10 @@ c1=$(now_ms); expect_exit 0 mpirun -n 1 "$BIN/$DRIVER" deck.yaml -o calib
 c2=$(now_ms)
 step_ms=$(( (c2 - c1) - (c1 - c0) ))
 [ $step_ms -ge 100 ] || step_ms=100
-M=$(( 20000 * 45000 / step_ms / 1000 * 1000 ))
+# Four runs share the cores below: aim at ~45 s of wall clock each, i.e. 45 s x cores / 4 of
+# single-run stepping (the requeue run needs > 30 s to meet SLURM's pre-timeout signal).
+cores=$(nproc); [ "$cores" -le 4 ] || cores=4
+M=$(( 20000 * 45000 * cores / 4 / step_ms / 1000 * 1000 ))
 [ $M -ge 20000 ] || M=20000
 deck $M > deck.yaml
 echo "M = $M steps (start-up $((c1 - c0)) ms, 20000 steps $step_ms ms more)"
