@@ -343,6 +343,29 @@ Deck::Deck(const std::string& text, const std::string& file, const Schema& schem
           "this deck is for kirchhoff-" + model.Scalar() + ", not kirchhoff-" + schema_->model());
 }
 
+Deck::Deck(const Deck& other)
+    : text_(other.text_), file_(other.file_), schema_(other.schema_), root_(YAML::Clone(other.root_)) {}
+
+Deck& Deck::operator=(const Deck& other) {
+  if (this != &other) {
+    text_ = other.text_;
+    file_ = other.file_;
+    schema_ = other.schema_;
+    root_.reset(YAML::Clone(other.root_));  // rebind; operator= would write into the old tree
+  }
+  return *this;
+}
+
+Deck& Deck::operator=(Deck&& other) noexcept {
+  if (this != &other) {
+    text_ = std::move(other.text_);
+    file_ = std::move(other.file_);
+    schema_ = other.schema_;
+    root_.reset(other.root_);
+  }
+  return *this;
+}
+
 Deck Deck::fromFile(const std::string& file, const Schema& schema) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw DeckError(file + ": cannot open the deck");

@@ -51,6 +51,12 @@ class Deck {
   Deck(const std::string& text, const std::string& file, const Schema& schema);
   /// Reads and validates a file; throws DeckError if unreadable.
   static Deck fromFile(const std::string& file, const Schema& schema);
+  /// Copies are deep: YAML::Node copies share one tree and YAML::Node::operator= writes through
+  /// it, so a shallow copy assigned to would silently change the deck it came from.
+  Deck(const Deck& other);
+  Deck& operator=(const Deck& other);
+  Deck(Deck&&) noexcept = default;  // constructs root_ as a new handle: no write-through
+  Deck& operator=(Deck&& other) noexcept;
 
   DeckNode root() const;
   const std::string& text() const { return text_; }

@@ -99,7 +99,7 @@ int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
   insertPetscOptions(deck, cli.petscArgs);
   if (!cli.tool.empty()) {
     for (const auto& t : driver.tools)
-      if (t.flag == cli.tool) return t.run(deck, PETSC_COMM_WORLD);
+      if (t.flag == cli.tool) return t.run(deck, PETSC_COMM_WORLD, cli.outdir);
   }
   RunOptions o;
   o.outdir = cli.outdir.empty() ? "out/" + fs::path(cli.deck).stem().string() : cli.outdir;

@@ -16,11 +16,12 @@
 namespace kirchhoff::run {
 
 /// A driver-specific command (e.g. `kirchhoff-fluidbody --added-mass DECK`): runs instead of the
-/// time loop on the validated deck and returns an exit code.
+/// time loop on the validated deck and returns an exit code. `outdir` is the -o argument ("" if
+/// none was given) for tools that write files.
 struct Tool {
   std::string flag;  ///< "--added-mass"
   std::string help;  ///< one line for --help
-  std::function<int(const io::Deck&, MPI_Comm)> run;
+  std::function<int(const io::Deck& deck, MPI_Comm comm, const std::string& outdir)> run;
 };
 
 /// Everything a driver contributes; the rest is shared.

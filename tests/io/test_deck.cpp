@@ -194,3 +194,20 @@ TEST(Deck, HashChangesWithText) {
   EXPECT_NE(a.hash(), b.hash());
   EXPECT_EQ(a.hash(), Deck(kGood, "other.yaml", s).hash());
 }
+
+TEST(Deck, CopiesAreIndependent) {
+  // A copy assigned to must not write through to the original (YAML::Node shares its tree).
+  const Schema s = testSchema();
+  const std::string text = std::string(kGood) + "sweep:\n  ranks_per_case: 2\n  parameters:\n"
+                           "    - {key: fluid.density, values: [0.5, 3.0]}\n";
+  Deck d(text, "deck.yaml", s);
+  const auto cases = sweepCases(d);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_TRUE(d.root().has("sweep"));
+  EXPECT_EQ(d.root().map("sweep").integer("ranks_per_case"), 2);
+  EXPECT_DOUBLE_EQ(d.root().map("fluid").real("density"), 1.0);
+  Deck e = cases[0].deck;
+  e = cases[1].deck;
+  EXPECT_DOUBLE_EQ(cases[0].deck.root().map("fluid").real("density"), 0.5);
+  EXPECT_DOUBLE_EQ(e.root().map("fluid").real("density"), 3.0);
+}

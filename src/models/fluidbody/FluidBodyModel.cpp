@@ -206,6 +206,20 @@ bool FluidBodyModel::snapshot(const State& s, Snapshot& out) {
     }
     bodies.attributes.emplace_back("body", id);
     out.meshes.push_back(std::move(bodies));
+    // Body centroids y_j (the body-frame origin) with index and angle: trajectories without
+    // recomputing centroids from the outlines.
+    SnapshotMesh centres;
+    centres.name = "centres";
+    centres.topology = SnapshotMesh::Topology::Points;
+    std::vector<double> index, theta;
+    for (int j = 0; j < n_; ++j) {
+      centres.coordinates.insert(centres.coordinates.end(), {q[3 * j + 1], q[3 * j + 2]});
+      index.push_back(j);
+      theta.push_back(q[3 * j]);
+    }
+    centres.attributes.emplace_back("body", index);
+    centres.attributes.emplace_back("theta", theta);
+    out.meshes.push_back(std::move(centres));
   }
   if (m_ > 0) {
     SnapshotMesh v;

@@ -12,8 +12,15 @@
 #include "fluid/Shapes.hpp"
 #include "io/RunConfig.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
+#include "setup/fluidbody/FluidBodyTools.hpp"
 
 namespace kirchhoff::setup {
+
+namespace {
+// Panels per body: the panel matrix is dense (N^2 doubles, 2 GiB at the bound) and the outline
+// check is O(N^2); a larger count is a typo (and above 2^31 it would wrap on the int cast).
+constexpr int kMaxEdges = 16384;
+}  // namespace
 
 using fluidbody::BodyConfig;
 using fluidbody::FluidBodyConfig;
@@ -37,7 +44,8 @@ void addFluidBodyKeys(io::Schema& s) {
   sh.variant("type", "plate").real("thickness", "thickness (a stadium: straight sides, round caps)")
       .required().positive();
   for (const char* kind : {"circle", "ellipse", "plate"})
-    sh.variant("type", kind).integer("edges", "number of polygon edges (panels)").def(64).min(3);
+    sh.variant("type", kind).integer("edges", "number of polygon edges (panels)").def(64).min(3)
+        .max(kMaxEdges);
   for (const char* kind : {"circle", "ellipse"})
     sh.variant("type", kind).enumeration("sampling", {"tangent", "inscribed"},
         "polygon edges tangent to the curve at their midpoints, or vertices on the curve").def("tangent");
@@ -60,6 +68,7 @@ void addFluidBodyKeys(io::Schema& s) {
   io::Section& v = r.list("vortices", "point vortices");
   v.vector("position", 2, "initial position gamma_i").required();
   v.real("circulation", "circulation K_i (counter-clockwise positive)").required();
+  addFlowFieldKeys(s);
 }
 
 namespace {
@@ -125,6 +134,9 @@ fluid::Polygon readShape(const io::DeckNode& body, const std::string& deckFile) 
     } else {
       spec.vertices = readVertexFile(sh, deckFile);
     }
+    if (spec.vertices.size() > static_cast<std::size_t>(kMaxEdges))
+      sh.fail(sh.has("file") ? "file" : "vertices", std::to_string(spec.vertices.size()) +
+              " vertices, at most " + std::to_string(kMaxEdges) + " (panels per body)");
     spec.smooth = sh.boolean("smooth");
   }
   try {
@@ -192,6 +204,7 @@ run::Driver fluidbodyDriver() {
   d.model = "fluidbody";
   d.description = "rigid bodies and point vortices in an ideal 2D fluid (variational integrator)";
   d.addKeys = addFluidBodyKeys;
+  d.tools = fluidbodyTools();
   d.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
     FluidBodyConfig c = readFluidBodyConfig(deck);
     std::unique_ptr<fluid::Fluid> fluid;

@@ -195,7 +195,7 @@ run::Driver sloshDriver() {
   };
   drv.tools.push_back(run::Tool{
       "--frequencies", "print the linear coupled and symmetric frequencies of the deck, then exit",
-      [](const io::Deck& deck, MPI_Comm comm) {
+      [](const io::Deck& deck, MPI_Comm comm, const std::string&) {
         const slosh::Config c = readSloshConfig(deck);
         const std::string table = frequencyTable(c, io::readRunConfig(deck).dt);
         PetscCallAbort(comm, PetscPrintf(comm, "%s", table.c_str()));

@@ -44,7 +44,7 @@ void advance(const TopStepper& st, Eigen::VectorXd& x, long steps) {
 }
 
 // Defect table; exit 1 if the collective implicit midpoint is not symplectic to 1e-10 (a bug).
-int symplecticityTool(const io::Deck& deck, MPI_Comm comm) {
+int symplecticityTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*outdir*/) {
   const TopConfig c = readTopConfig(deck);
   const io::DeckNode sy = deck.root().map("symplecticity");
   std::vector<long> at;
@@ -98,7 +98,7 @@ int symplecticityTool(const io::Deck& deck, MPI_Comm comm) {
 }
 
 // Errors |(Pi, Gamma)(T) - reference(T)| for each scheme and dt, with the observed orders.
-int convergenceTool(const io::Deck& deck, MPI_Comm comm) {
+int convergenceTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*outdir*/) {
   const TopConfig c = readTopConfig(deck);
   const io::DeckNode cv = deck.root().map("convergence");
   const std::vector<double> dts = cv.vector("dt");
