@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "fluid/KernelMath.hpp"
 #include "fluid/PetscThrow.hpp"
 
 namespace kirchhoff::fluid {
@@ -39,23 +40,93 @@ std::string lower(std::string s) {
   return s;
 }
 
-/// Collocation entry of panel q's unit source at the midpoint z (normal nu) of a panel of another
-/// body P (centre yP), with its derivatives over body P's pose:
-///   M = <u_q(z), n> = Re(W' nu),  S = phi_q(z),
-///   d = {dM/dy1, dM/dy2, dM/dtheta, dS/dy1, dS/dy2, dS/dtheta}.
-inline void interBodyEntry(const panel::Segment& s, const Complex& z, const Complex& nu,
-                           const Complex& yP, double logRa, double logRb, double& M, double& S,
-                           double* d) {
-  const panel::PotentialTerms t = panel::potentialTerms(s, z, logRa, logRb, true);
-  M = (t.dW * nu).real();
-  S = t.phi;
-  const Complex c1 = t.d2W * nu, arm = kI * (z - yP);
-  d[0] = c1.real();
-  d[1] = -c1.imag();
-  d[2] = (c1 * arm).real() + (kI * t.dW * nu).real();
-  d[3] = t.dW.real();
-  d[4] = -t.dW.imag();
-  d[5] = (t.dW * arm).real();
+using kernel::kWidth;
+using kernel::Pack;
+
+/// Scratch length per array for a body of n panels: vertex terms v = 0..n plus a pack of slack.
+inline int scratchLength(int n) { return n + 1 + kWidth; }
+
+/// Vertices of body Q's polygon (panels q0..q0+n-1, panel q from vertex q to vertex q+1, the last one
+/// back to q0) seen from z: za = z - a_v and log|za_v| = log(|za_v|^2) / 2, for v = 0..n (v = n is
+/// v = 0 again). Arrays of scratchLength(n).
+inline void vertexTerms(const PanelGeometry& g, int q0, int n, double zx, double zy, double* dx, double* dy,
+                        double* lr) {
+  const double* ax = g.ax.data() + q0;
+  const double* ay = g.ay.data() + q0;
+  for (int k = 0; k < n; k += kWidth) {
+    const int c = std::min(kWidth, n - k);
+    const Pack x = zx - kernel::loadPartial(ax + k, c, ax[n - 1]);
+    const Pack y = zy - kernel::loadPartial(ay + k, c, ay[n - 1]);
+    kernel::store(dx + k, x);
+    kernel::store(dy + k, y);
+    kernel::store(lr + k, 0.5 * kernel::log(x * x + y * y));
+  }
+  dx[n] = dx[0];
+  dy[n] = dy[0];
+  lr[n] = lr[0];
+}
+
+/// Potential phi, W' = u - i v (dWr, dWi) and the collocation entry M = Re(W' nu) of the unit-density
+/// panels q0..q0+n-1 at z from the vertex terms (panel::potentialTerms written out on packs).
+inline void panelTerms(const PanelGeometry& g, int q0, int n, const double* dx, const double* dy,
+                       const double* lr, const Complex& nu, double* phi, double* dWr, double* dWi,
+                       double* M) {
+  for (int k = 0; k < n; k += kWidth) {
+    const int c = std::min(kWidth, n - k);
+    const Pack xa = kernel::load(dx + k), ya = kernel::load(dy + k), la = kernel::load(lr + k);
+    const Pack xb = kernel::load(dx + k + 1), yb = kernel::load(dy + k + 1), lb = kernel::load(lr + k + 1);
+    const Pack theta = kernel::atan2(ya * xb - xa * yb, xa * xb + ya * yb);  // arg(za conj(zb))
+    const Pack tr = kernel::loadPartial(g.tbarRe.data() + q0 + k, c, 1.0);
+    const Pack ti = kernel::loadPartial(g.tbarIm.data() + q0 + k, c, 0.0);
+    const Pack l = kernel::loadPartial(g.length.data() + q0 + k, c, 1.0);
+    const Pack xi = xa * tr - ya * ti, eta = xa * ti + ya * tr;  // (z - a) tbar
+    const Pack dl = la - lb;
+    const Pack wr = kInvTwoPi * (tr * dl - ti * theta), wi = kInvTwoPi * (ti * dl + tr * theta);
+    if (phi) kernel::storePartial(phi + k, kInvTwoPi * (xi * la - (xi - l) * lb - eta * theta - l), c);
+    kernel::storePartial(dWr + k, wr, c);
+    kernel::storePartial(dWi + k, wi, c);
+    if (M) kernel::storePartial(M + k, wr * nu.real() - wi * nu.imag(), c);
+  }
+}
+
+/// Sums over the panels q0..q0+n-1 of body Q at z of W''_q s_q and W'_q s_q for the two source
+/// densities s = sigX, sigI, with W''_q = (1/2 pi) tbar_q (1/(z - a_q) - 1/(z - b_q)).
+struct PairSums {
+  Complex d2X, d2I, dX, dI;
+};
+
+inline PairSums pairSums(const PanelGeometry& g, int q0, int n, double zx, double zy, const double* dWr,
+                         const double* dWi, const double* sX, const double* sI, double* wr, double* wi) {
+  const double* ax = g.ax.data() + q0;
+  const double* ay = g.ay.data() + q0;
+  for (int k = 0; k < n; k += kWidth) {  // 1/(z - a_v) = conj(z - a_v) / |z - a_v|^2
+    const int c = std::min(kWidth, n - k);
+    const Pack x = zx - kernel::loadPartial(ax + k, c, ax[n - 1]);
+    const Pack y = zy - kernel::loadPartial(ay + k, c, ay[n - 1]);
+    const Pack inv = 1.0 / (x * x + y * y);
+    kernel::store(wr + k, x * inv);
+    kernel::store(wi + k, -y * inv);
+  }
+  wr[n] = wr[0];
+  wi[n] = wi[0];
+  Pack aX{}, aY{}, bX{}, bY{}, cX{}, cY{}, eX{}, eY{};
+  for (int k = 0; k < n; k += kWidth) {
+    const int c = std::min(kWidth, n - k);
+    const Pack tr = kernel::loadPartial(g.tbarRe.data() + q0 + k, c, 1.0);
+    const Pack ti = kernel::loadPartial(g.tbarIm.data() + q0 + k, c, 0.0);
+    const Pack sx = kernel::loadPartial(sX + q0 + k, c, 0.0), si = kernel::loadPartial(sI + q0 + k, c, 0.0);
+    const Pack vr = kernel::loadPartial(dWr + k, c, 0.0), vi = kernel::loadPartial(dWi + k, c, 0.0);
+    const Pack dr = kernel::load(wr + k) - kernel::load(wr + k + 1);
+    const Pack di = kernel::load(wi + k) - kernel::load(wi + k + 1);
+    const Pack d2r = kInvTwoPi * (tr * dr - ti * di), d2i = kInvTwoPi * (tr * di + ti * dr);
+    aX += d2r * sx, aY += d2i * sx;
+    bX += d2r * si, bY += d2i * si;
+    cX += vr * sx, cY += vi * sx;
+    eX += vr * si, eY += vi * si;
+  }
+  using kernel::sum;
+  return {Complex(sum(aX), sum(aY)), Complex(sum(bX), sum(bY)), Complex(sum(cX), sum(cY)),
+          Complex(sum(eX), sum(eY))};
 }
 
 }  // namespace
@@ -131,8 +202,11 @@ PanelFluid::PanelFluid(MPI_Comm comm, std::vector<Polygon> bodies, double fluidD
     Srows_.row(p - p0).segment(o, geometry_.bodySize(j)) = selfS[j].row(p - o);
   }
   cache_ = n > 1 && static_cast<long>(p1 - p0) * geometry_.panels <= options_.cacheMax;
-  if (cache_) dCache_.assign(6, RowMatrix::Zero(p1 - p0, geometry_.panels));
-  if (n == 1) solveRigid();  // one body: A and sigma_B are constant in its frame
+  if (cache_) {
+    dWre_ = RowMatrix::Zero(p1 - p0, geometry_.panels);
+    dWim_ = RowMatrix::Zero(p1 - p0, geometry_.panels);
+  }
+  if (n == 1) solveDensities(true, false);  // one body: A and sigma_B are constant in its frame
 }
 
 PanelFluid::~PanelFluid() = default;
@@ -181,30 +255,34 @@ void PanelFluid::buildSelfBlocks(std::vector<Eigen::MatrixXd>& augmented,
 }
 
 void PanelFluid::assembleInterBody() {
-  // Owned panel rows p against the panels q of the other bodies: M_pq, S_pq and derivatives.
+  // Owned panel rows p against the panels q of the other bodies: M_pq = Re(W'_q(m_p) nu_p), S_pq =
+  // phi_q(m_p), and W'_q(m_p) kept for the gradient (when cached).
   const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
   RowMatrix& rows = system_->rows();
   const int r0 = system_->rowBegin();
-  std::vector<double> logR(geometry_.panels);
-  double d[6];
+  const int w = scratchLength(maxBodySize());
+  std::vector<double> buf(5 * w, 1.0);
+  double *dx = buf.data(), *dy = dx + w, *lr = dy + w, *dWr = lr + w, *dWi = dWr + w;
   for (int p = p0; p < p1; ++p) {
     const int P = geometry_.body[p];
-    const Complex z = geometry_.m[p], nu = geometry_.nu[p], yP = geometry_.centre[P];
-    const int row = system_->panelIndex(p) - r0;
+    const Complex z = geometry_.m[p], nu = geometry_.nu[p];
+    double* Mrow = &rows(system_->panelIndex(p) - r0, 0);
+    double* Srow = &Srows_(p - p0, 0);
     for (int Q = 0; Q < bodyCount(); ++Q) {
       if (Q == P) continue;
-      const int q0 = geometry_.offset[Q], q1 = geometry_.offset[Q + 1];
-      for (int q = q0; q < q1; ++q) logR[q] = std::log(std::abs(z - geometry_.seg[q].a));
-      for (int q = q0; q < q1; ++q) {
-        double M, S;
-        interBodyEntry(geometry_.seg[q], z, nu, yP, logR[q], logR[geometry_.next[q]], M, S, d);
-        rows(row, system_->panelIndex(q)) = M;
-        Srows_(p - p0, q) = S;
-        if (cache_)
-          for (int k = 0; k < 6; ++k) dCache_[k](p - p0, q) = d[k];
-      }
+      const int q0 = geometry_.offset[Q], n = geometry_.bodySize(Q);
+      double* cr = cache_ ? &dWre_(p - p0, q0) : dWr;
+      double* ci = cache_ ? &dWim_(p - p0, q0) : dWi;
+      vertexTerms(geometry_, q0, n, z.real(), z.imag(), dx, dy, lr);
+      panelTerms(geometry_, q0, n, dx, dy, lr, nu, Srow + q0, cr, ci, Mrow + system_->panelIndex(q0));
     }
   }
+}
+
+int PanelFluid::maxBodySize() const {
+  int w = 0;
+  for (int j = 0; j < bodyCount(); ++j) w = std::max(w, geometry_.bodySize(j));
+  return w;
 }
 
 void PanelFluid::assembleVortexTerms() {
@@ -249,37 +327,68 @@ void PanelFluid::assembleVortexTerms() {
   }
 }
 
-Eigen::MatrixXd PanelFluid::rightHandSides(bool rigid) const {
-  // Augmented right-hand sides: rigid data of each body dof (3n columns) or b_I (one column).
-  const int n = bodyCount(), N = geometry_.panels;
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), rigid ? 3 * n : 1);
+void PanelFluid::imageData() {
+  // b_I,p = -<u_gamma(m_p), n_p> = -Re(conj(u_gamma) nu_p), conj(u_gamma)(z) = -i sum K_i / (2 pi (z - gamma_i)).
+  const int N = geometry_.panels, m = vortices_.size();
+  bI_.resize(N);
+  for (int p = 0; p < N; ++p) {
+    double vr = 0.0, vi = 0.0;  // sum K_i / (z - gamma_i) = sum K_i conj(d) / |d|^2
+    for (int i = 0; i < m; ++i) {
+      const double dx = geometry_.m[p].real() - vortices_.gamma[i].x();
+      const double dy = geometry_.m[p].imag() - vortices_.gamma[i].y();
+      const double k = vortices_.K[i] / (dx * dx + dy * dy);
+      vr += k * dx;
+      vi -= k * dy;
+    }
+    const Complex V = -kI * kInvTwoPi * Complex(vr, vi);
+    bI_[p] = -(V * geometry_.nu[p]).real();
+  }
+}
+
+Eigen::MatrixXd PanelFluid::rightHandSides(bool rigid, bool image) const {
+  // Augmented right-hand sides: rigid data of each body dof (3n columns), then b_I (one column).
+  const int n = bodyCount(), N = geometry_.panels, c = rigid ? 3 * n : 0;
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), c + (image ? 1 : 0));
   for (int p = 0; p < N; ++p) {
     const int r = system_->panelIndex(p);
-    if (rigid) {
+    if (rigid)
       for (int k = 0; k < 3; ++k) R(r, 3 * geometry_.body[p] + k) = geometry_.rigidData[3 * p + k];
-    } else {
-      Complex V(0.0, 0.0);  // conj(u_gamma) = -i sum K_i / (2 pi (z - gamma_i))
-      for (int i = 0; i < vortices_.size(); ++i)
-        V += vortices_.K[i] / (geometry_.m[p] - lie::toComplex(vortices_.gamma[i]));
-      V *= -kI * kInvTwoPi;
-      R(r, 0) = -(V * geometry_.nu[p]).real();
-    }
+    if (image) R(r, c) = bI_[p];
   }
   return R;
 }
 
-void PanelFluid::solveRigid() {
+void PanelFluid::solveDensities(bool rigid, bool image) {
+  // One solve with all right-hand sides: sigma_B (3n columns, when the poses changed) and sigma_I.
   const int n = bodyCount(), N = geometry_.panels;
-  const Eigen::MatrixXd X = system_->solve(rightHandSides(true));
-  for (int p = 0; p < N; ++p) sigma_.row(p).head(3 * n) = X.row(system_->panelIndex(p));
-  // A = -B^T L S Sigma_B over the owned rows, summed over ranks, symmetrized.
+  const Eigen::MatrixXd X = system_->solve(rightHandSides(rigid, image));
+  if (image) {
+    const int c = rigid ? 3 * n : 0;
+    for (int p = 0; p < N; ++p) sigma_(p, 3 * n) = X(system_->panelIndex(p), c);
+    for (int j = 0; j < n; ++j) mu_[j] = X(system_->constraintIndex(j), c);
+  }
+  if (!rigid) return;
+  for (int p = 0; p < N; ++p) sigma_.row(p).head(3 * n) = X.row(system_->panelIndex(p)).head(3 * n);
+  // A = -(B^T L S) Sigma_B over the owned rows, summed over ranks, symmetrized. B has three entries
+  // per row, so B^T L S costs 3 N^2 (instead of the 2 N^2 3n of S Sigma_B first).
   const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
-  const Eigen::MatrixXd SS = Srows_ * sigma_.leftCols(3 * n);
-  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(3 * n, 3 * n);
-  for (int p = p0; p < p1; ++p) A -= geometry_.length[p] * B_.row(p).transpose() * SS.row(p - p0);
+  LBS_ = Eigen::MatrixXd::Zero(3 * n, N);  // also gives S^T L beta in the gradient
+  for (int p = p0; p < p1; ++p) {
+    const int j = geometry_.body[p];
+    for (int k = 0; k < 3; ++k)
+      LBS_.row(3 * j + k) += (geometry_.length[p] * B_(p, 3 * j + k)) * Srows_.row(p - p0);
+  }
+  Eigen::MatrixXd A = -LBS_ * sigma_.leftCols(3 * n);
   if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, A.data(), 9 * n * n, MPI_DOUBLE, MPI_SUM, comm_);
   addedMass_ = rho_ * 0.5 * (A + A.transpose());
   asymmetry_ = (A - A.transpose()).cwiseAbs().maxCoeff() / std::max(A.cwiseAbs().maxCoeff(), 1e-300);
+}
+
+bool PanelFluid::samePoses(const std::vector<lie::Pose>& poses) const {
+  if (!assembled_ || poses.size() != assembledPoses_.size()) return false;
+  for (std::size_t j = 0; j < poses.size(); ++j)
+    if (!(poses[j].theta == assembledPoses_[j].theta && poses[j].y == assembledPoses_[j].y)) return false;
+  return true;
 }
 
 void PanelFluid::setConfiguration(const std::vector<lie::Pose>& poses, const Vortices& vortices) {
@@ -287,6 +396,9 @@ void PanelFluid::setConfiguration(const std::vector<lie::Pose>& poses, const Vor
   if (static_cast<int>(vortices.K.size()) != m)
     throw ConfigurationError("vortices: " + std::to_string(m) + " positions but " +
                              std::to_string(vortices.K.size()) + " circulations");
+  // Several bodies: the inter-body blocks, their factorization and sigma_B depend on the poses only,
+  // so a call with bitwise the same poses (finite-difference columns of vortex coordinates) keeps them.
+  const bool moved = n > 1 && !samePoses(poses);
   geometry_.place(poses);
   vortices_ = vortices;
   // Vortex-vortex part of W_G, pair rows split over ranks.
@@ -299,19 +411,21 @@ void PanelFluid::setConfiguration(const std::vector<lie::Pose>& poses, const Vor
     return;
   }
   double t0 = MPI_Wtime();
-  if (n > 1) assembleInterBody();
-  assembleVortexTerms();
-  const Eigen::MatrixXd rhs = rightHandSides(false);
-  double t1 = MPI_Wtime();
-  if (n > 1) {
-    system_->update();
-    solveRigid();
+  if (moved) {
+    assembled_ = false;  // until the new factorization is in place
+    assembleInterBody();
   }
-  const Eigen::MatrixXd X = system_->solve(rhs);
+  assembleVortexTerms();
+  imageData();
+  double t1 = MPI_Wtime();
+  if (moved) {
+    system_->update();
+    assembledPoses_ = poses;
+    assembled_ = true;
+  }
+  solveDensities(moved, true);
   timings_.assembly = t1 - t0;
   timings_.solve = MPI_Wtime() - t1;
-  for (int p = 0; p < geometry_.panels; ++p) sigma_(p, 3 * n) = X(system_->panelIndex(p), 0);
-  for (int j = 0; j < n; ++j) mu_[j] = X(system_->constraintIndex(j), 0);
   if (m > 0) {
     const Eigen::Map<const Eigen::VectorXd> K(vortices_.K.data(), m);
     const Eigen::RowVectorXd KG = K.transpose() * G_;
@@ -331,42 +445,42 @@ void PanelFluid::addPairGradient(const Eigen::VectorXd& lamX, const Eigen::Vecto
                                  const Eigen::VectorXd& sigX, const Eigen::VectorXd& sigI,
                                  const Eigen::VectorXd& beta, Eigen::VectorXd& grad) const {
   // Weights of the inter-body entries: w_M = -(lamX_p sigX_q + lamI_p sigI_q) on dM_pq,
-  // w_S = -1/2 beta_p l_p sigX_q on dS_pq; body Q's derivatives by invariance.
+  // w_S = -1/2 beta_p l_p sigX_q on dS_pq. Over body P's pose (z = m_p, arm = i (z - y_P)):
+  //   dM/dy = (Re, -Im)(W'' nu),  dM/dtheta = Re(W'' nu arm) + Re(i W' nu),
+  //   dS/dy = (Re, -Im) W',       dS/dtheta = Re(W' arm);
+  // the sums over q of W'' and W' times sigX, sigI per body pair give all of them. Body Q's
+  // derivatives follow by translation and rotation invariance.
   const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
-  std::vector<double> logR(geometry_.panels);
-  double d[6];
+  const int w = scratchLength(maxBodySize());
+  std::vector<double> buf(7 * w, 1.0);
+  double *dx = buf.data(), *dy = dx + w, *lr = dy + w, *dWr = lr + w, *dWi = dWr + w, *wr = dWi + w,
+         *wi = wr + w;
   for (int p = p0; p < p1; ++p) {
     const int P = geometry_.body[p];
-    const Complex z = geometry_.m[p], nu = geometry_.nu[p], yP = geometry_.centre[P];
+    const Complex z = geometry_.m[p], nu = geometry_.nu[p], arm = kI * (z - geometry_.centre[P]);
     const double aX = -lamX[p], aI = -lamI[p], aS = -0.5 * beta[p] * geometry_.length[p];
     for (int Q = 0; Q < bodyCount(); ++Q) {
       if (Q == P) continue;
-      const int q0 = geometry_.offset[Q], q1 = geometry_.offset[Q + 1];
-      double cy1 = 0.0, cy2 = 0.0, ct = 0.0;
+      const int q0 = geometry_.offset[Q], n = geometry_.bodySize(Q);
+      const double* cr = dWr;
+      const double* ci = dWi;
       if (cache_) {
-        const int r = p - p0;
-        for (int q = q0; q < q1; ++q) {
-          const double wM = aX * sigX[q] + aI * sigI[q], wS = aS * sigX[q];
-          cy1 += wM * dCache_[0](r, q) + wS * dCache_[3](r, q);
-          cy2 += wM * dCache_[1](r, q) + wS * dCache_[4](r, q);
-          ct += wM * dCache_[2](r, q) + wS * dCache_[5](r, q);
-        }
+        cr = &dWre_(p - p0, q0);
+        ci = &dWim_(p - p0, q0);
       } else {
-        for (int q = q0; q < q1; ++q) logR[q] = std::log(std::abs(z - geometry_.seg[q].a));
-        for (int q = q0; q < q1; ++q) {
-          double M, S;
-          interBodyEntry(geometry_.seg[q], z, nu, yP, logR[q], logR[geometry_.next[q]], M, S, d);
-          const double wM = aX * sigX[q] + aI * sigI[q], wS = aS * sigX[q];
-          cy1 += wM * d[0] + wS * d[3];
-          cy2 += wM * d[1] + wS * d[4];
-          ct += wM * d[2] + wS * d[5];
-        }
+        vertexTerms(geometry_, q0, n, z.real(), z.imag(), dx, dy, lr);
+        panelTerms(geometry_, q0, n, dx, dy, lr, nu, nullptr, dWr, dWi, nullptr);
       }
-      const Vec2 cy(cy1, cy2);
-      const Vec2 arm = lie::Jrot(geometry_.poses[P].y - geometry_.poses[Q].y);
+      const PairSums t = pairSums(geometry_, q0, n, z.real(), z.imag(), cr, ci, sigX.data(), sigI.data(), wr, wi);
+      const Complex c1 = nu * (aX * t.d2X + aI * t.d2I);  // sum_q w_M W'' nu
+      const Complex wdW = aX * t.dX + aI * t.dI;          // sum_q w_M W'
+      const Complex sdW = aS * t.dX;                      // sum_q w_S W'
+      const Vec2 cy(c1.real() + sdW.real(), -c1.imag() - sdW.imag());
+      const double ct = (c1 * arm).real() + (kI * wdW * nu).real() + (sdW * arm).real();
+      const Vec2 armPQ = lie::Jrot(geometry_.poses[P].y - geometry_.poses[Q].y);
       grad[3 * P] += ct;
       grad.segment<2>(3 * P + 1) += cy;
-      grad[3 * Q] -= ct + cy.dot(arm);
+      grad[3 * Q] -= ct + cy.dot(armPQ);
       grad.segment<2>(3 * Q + 1) -= cy;
     }
   }
@@ -390,10 +504,8 @@ Eigen::VectorXd PanelFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
     const Eigen::VectorXd sigI = sigma_.col(3 * n);
     Eigen::VectorXd GtK = Eigen::VectorXd::Zero(N);
     if (m > 0) GtK = G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m);
-    // S^T L beta over the owned rows, summed over ranks.
-    Eigen::VectorXd Lbeta = Eigen::VectorXd::Zero(p1 - p0);
-    for (int p = p0; p < p1; ++p) Lbeta[p - p0] = geometry_.length[p] * beta[p];
-    Eigen::VectorXd StLb = Srows_.transpose() * Lbeta;
+    // S^T L beta = (B^T L S)^T Xi over the owned rows, summed over ranks.
+    Eigen::VectorXd StLb = LBS_.transpose() * Xi;
     if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, StLb.data(), N, MPI_DOUBLE, MPI_SUM, comm_);
     Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), 2);
     for (int p = 0; p < N; ++p) {

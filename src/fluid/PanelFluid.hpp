@@ -31,8 +31,8 @@ struct PanelOptions {
   PanelCorrection correction = PanelCorrection::Auto;
   PanelSolver solver = PanelSolver::Auto;
   int directMax = 2048;  ///< largest N + n solved by dense LU on one rank (Auto)
-  /// Derivative coefficients of the inter-body influence entries are stored at
-  /// setConfiguration when (owned rows) x N <= cacheMax, else recomputed in the gradient.
+  /// W' of the inter-body influence entries (two doubles per entry) is stored at setConfiguration
+  /// when (owned rows) x N <= cacheMax, else recomputed (log, atan2) in the gradient.
   long cacheMax = 1L << 20;
   /// Reads -<prefix>correction auto|none|turning|flux, -<prefix>solver auto|direct|ksp,
   /// -<prefix>direct_max N, -<prefix>cache_max N from the PETSc options database.
@@ -88,9 +88,12 @@ class PanelFluid : public Fluid {
  private:
   void buildSelfBlocks(std::vector<Eigen::MatrixXd>& augmented, std::vector<Eigen::MatrixXd>& S);
   void assembleInterBody();
+  int maxBodySize() const;
   void assembleVortexTerms();
-  Eigen::MatrixXd rightHandSides(bool rigid) const;
-  void solveRigid();
+  void imageData();
+  Eigen::MatrixXd rightHandSides(bool rigid, bool image) const;
+  void solveDensities(bool rigid, bool image);
+  bool samePoses(const std::vector<lie::Pose>& poses) const;
   void addPairGradient(const Eigen::VectorXd& lamX, const Eigen::VectorXd& lamI,
                        const Eigen::VectorXd& sigX, const Eigen::VectorXd& sigI,
                        const Eigen::VectorXd& beta, Eigen::VectorXd& grad) const;
@@ -104,8 +107,12 @@ class PanelFluid : public Fluid {
   std::unique_ptr<PanelSystem> system_;
   RowMatrix Srows_;          // owned panel rows of S (self-blocks constant, rest per pose)
   Eigen::MatrixXd B_;              // N x 3n rigid data
+  Eigen::VectorXd bI_;             // N: image data -<u_gamma, n> at the midpoints
+  Eigen::MatrixXd LBS_;            // 3n x N: B^T L S over the owned rows (with sigma_B, per pose)
+  std::vector<lie::Pose> assembledPoses_;  // poses of the assembled inter-body blocks (n > 1)
+  bool assembled_ = false;
   bool cache_ = false;
-  std::vector<RowMatrix> dCache_;  // 6 x (owned panel rows x N): dM/dy1, dy2, dtheta, dS/...
+  RowMatrix dWre_, dWim_;          // owned panel rows x N: W'_q(m_p) of the inter-body entries
   Vortices vortices_;
   Eigen::MatrixXd sigma_;          // N x (3n + 1)
   Eigen::VectorXd mu_;             // multipliers of the phi_I solve

@@ -54,6 +54,10 @@ PanelGeometry::PanelGeometry(const std::vector<Polygon>& polygons) {
   m.resize(panels);
   nu.resize(panels);
   centre.resize(bodies);
+  ax.resize(panels);
+  ay.resize(panels);
+  tbarRe.resize(panels);
+  tbarIm.resize(panels);
   place(poses);
 }
 
@@ -75,6 +79,10 @@ void PanelGeometry::place(const std::vector<lie::Pose>& g) {
       seg[p].tbar = panel::Complex(-n.y(), -n.x());  // t = J n, conj(t)
       m[p] = lie::toComplex(R * mid[p] + g[j].y);
       nu[p] = lie::toComplex(n);
+      ax[p] = a.x();
+      ay[p] = a.y();
+      tbarRe[p] = seg[p].tbar.real();
+      tbarIm[p] = seg[p].tbar.imag();
     }
   }
 }

@@ -28,6 +28,9 @@ struct PanelGeometry {
   std::vector<panel::Segment> seg;
   std::vector<panel::Complex> m, nu;  ///< midpoints and normals as complex numbers
   std::vector<panel::Complex> centre; ///< branch point c_j = y_j (the body's centroid)
+  /// The same, as plain arrays for the vectorized influence loops: start vertex a (x, y) and
+  /// tbar = conj(t) (re, im) of every panel.
+  std::vector<double> ax, ay, tbarRe, tbarIm;
 
   explicit PanelGeometry(const std::vector<Polygon>& polygons);
   /// Places the panels for the poses (one per body).

@@ -1,5 +1,6 @@
-// The augmented panel system (fluidbody.md "Panel method"): dense LU on one rank, else GMRES on
-// a MatShell over row slabs with the body self-block inverses as block-Jacobi preconditioner.
+// The augmented panel system (fluidbody.md "Panel method"): dense LU (on several ranks: rows
+// assembled in slabs, gathered, factored redundantly), else GMRES on a MatShell over row slabs with
+// the body self-block inverses as block-Jacobi preconditioner.
 #include "fluid/PanelSystem.hpp"
 
 #include <algorithm>
@@ -14,17 +15,14 @@ PanelSystem::PanelSystem(MPI_Comm comm, const PanelGeometry& geometry,
                          const std::vector<Eigen::MatrixXd>& selfBlocks, PanelSolver solver,
                          int directMax, const std::string& prefix)
     : geometry_(geometry), comm_(comm) {
-  int ranks = 1;
-  MPI_Comm_size(comm, &ranks);
+  MPI_Comm_size(comm, &ranks_);
   size_ = geometry.panels + geometry.bodies;
-  if (solver == PanelSolver::Direct && ranks > 1)
-    throw ConfigurationError("panel solver 'direct' needs a single rank; use 'ksp' or 'auto'");
-  direct_ = solver == PanelSolver::Direct || (solver == PanelSolver::Auto && ranks == 1 &&
-                                               size_ <= directMax);
-  if (direct_) {
+  direct_ = solver == PanelSolver::Direct || (solver == PanelSolver::Auto && size_ <= directMax);
+  if (ranks_ == 1) {
     rowBegin_ = 0;
     rowEnd_ = size_;
   } else {
+    // Row slabs on both paths: assembly (and the gradient) are split over the ranks.
     PetscInt local = PETSC_DECIDE, global = size_;
     KIRCHHOFF_PETSC_THROW(PetscSplitOwnership(comm, &local, &global));
     int n = static_cast<int>(local), end = 0;
@@ -51,7 +49,12 @@ PanelSystem::PanelSystem(MPI_Comm comm, const PanelGeometry& geometry,
       rows_.row(r - rowBegin_).segment(first, nb) = selfBlocks[j].row(r - first);
   }
   if (direct_) {
-    if (geometry.bodies == 1) lu_.compute(rows_);
+    if (geometry.bodies == 1) {
+      // Constant matrix: its explicit inverse turns every solve into one matrix product (faster
+      // than two triangular solves with the few right-hand sides of an evaluation).
+      factor();
+      inverse_ = lu_.inverse();
+    }
   } else {
     for (int j = 0; j < geometry.bodies; ++j) {
       const int first = panelIndex(geometry.offset[j]), nb = geometry.bodySize(j) + 1;
@@ -100,13 +103,31 @@ void PanelSystem::setupKsp(const std::string& prefix) {
   KIRCHHOFF_PETSC_THROW(KSPSetFromOptions(ksp_));
 }
 
+void PanelSystem::factor() {
+  if (ranks_ == 1) {
+    lu_.compute(rows_);
+    return;
+  }
+  // Every rank gathers all row slabs (row-major, so each slab is contiguous) and factors the same
+  // matrix with the same code: the factors, and every solution, are bitwise the same on all ranks.
+  std::vector<int> counts(static_cast<std::size_t>(ranks_)), displs(static_cast<std::size_t>(ranks_));
+  const int mine = static_cast<int>(rows_.size());
+  MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
+  for (int r = 1; r < ranks_; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  gathered_.resize(size_, size_);
+  MPI_Allgatherv(rows_.data(), mine, MPI_DOUBLE, gathered_.data(), counts.data(), displs.data(),
+                 MPI_DOUBLE, comm_);
+  lu_.compute(gathered_);
+}
+
 void PanelSystem::update() {
-  if (direct_ && geometry_.bodies > 1) lu_.compute(rows_);
+  if (direct_ && geometry_.bodies > 1) factor();
 }
 
 Eigen::MatrixXd PanelSystem::solve(const Eigen::MatrixXd& rhs, bool transpose) const {
   if (direct_) {
     lastIterations_ = 0;
+    if (geometry_.bodies == 1) return transpose ? Eigen::MatrixXd(inverse_.transpose() * rhs) : Eigen::MatrixXd(inverse_ * rhs);
     if (transpose) return lu_.transpose().solve(rhs);
     return lu_.solve(rhs);
   }

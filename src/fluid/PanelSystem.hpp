@@ -1,7 +1,8 @@
 // The augmented panel system of fluidbody.md "Panel method": for every body j,
 //   sum_q M_pq sigma_q + mu_j = b_p (p on body j),   sum_{q on j} l_q sigma_q = 0,
-// (zero net source per body), solved by dense LU (one rank, small N) or distributed GMRES
-// preconditioned by the exact inverses of the body self-blocks (PCSHELL), prefix -<prefix>.
+// (zero net source per body), solved by dense LU (small N; on several ranks redundantly, after the
+// distributed assembly) or distributed GMRES preconditioned by the exact inverses of the body
+// self-blocks (PCSHELL), prefix -<prefix>.
 #pragma once
 
 #include <petscksp.h>
@@ -16,9 +17,11 @@
 
 namespace kirchhoff::fluid {
 
-/// How the panel system is solved. Auto: dense LU (Eigen, partial pivoting) when the
-/// communicator has one rank and N + n <= directMax, else KSP. A single body's matrix is
-/// constant in its frame, so the direct path then factors it once for the whole run.
+/// How the panel system is solved. Auto: dense LU (Eigen, partial pivoting) when N + n <= directMax,
+/// else KSP. On several ranks the rows are assembled in slabs either way; the direct path gathers
+/// them and every rank factors the whole matrix (like PCREDUNDANT: the O(N^2) assembly and gradient
+/// are split, the O(N^3) factorization is not). A single body's matrix is constant in its frame, so
+/// the direct path then inverts it once for the whole run.
 enum class PanelSolver { Auto, Direct, Ksp };
 
 /// Row-major dense block: assembly writes and the matrix-vector products run along rows.
@@ -65,13 +68,18 @@ class PanelSystem {
   static PetscErrorCode shellPCTranspose(PC pc, Vec x, Vec y);
   PetscErrorCode applyBlocks(Vec x, Vec y, bool transpose) const;
   void setupKsp(const std::string& prefix);
+  /// LU of the whole matrix (direct path): of rows_ on one rank, of the gathered slabs on several.
+  void factor();
 
   const PanelGeometry& geometry_;
   MPI_Comm comm_;
+  int ranks_ = 1;
   int size_ = 0, rowBegin_ = 0, rowEnd_ = 0, panelBegin_ = 0, panelEnd_ = 0;
   bool direct_ = true;
   RowMatrix rows_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;            // direct path
+  Eigen::MatrixXd inverse_;                            // direct path, one body
+  RowMatrix gathered_;                                 // direct path, several ranks: all rows
   std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> blockLu_;  // KSP preconditioner (local bodies)
   std::vector<int> blockBody_;
   mutable int lastIterations_ = 0;

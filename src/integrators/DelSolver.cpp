@@ -49,6 +49,13 @@ PetscErrorCode DelSolver::setUp(JacobianMode defaultMode) {
   PetscCall(PetscOptionsGetInt(nullptr, prefix_.c_str(), "-jacobian_lag", &lag, &set));
   PetscCheck(lag >= 1, comm_, PETSC_ERR_ARG_OUTOFRANGE, "-%sjacobian_lag must be >= 1", prefix_.c_str());
   lag_ = static_cast<int>(lag);
+  // -<prefix>jacobian_fd_tail K: the last K unknowns (the vortex coordinates, say) get their
+  // Jacobian columns by differences at every iteration instead of the secant update (default 0).
+  PetscInt tail = 0;
+  PetscCall(PetscOptionsGetInt(nullptr, prefix_.c_str(), "-jacobian_fd_tail", &tail, &set));
+  PetscCheck(tail >= 0 && tail <= n_, comm_, PETSC_ERR_ARG_OUTOFRANGE,
+             "-%sjacobian_fd_tail must be in [0, %d]", prefix_.c_str(), n_);
+  fresh_ = n_ - static_cast<int>(tail);
   if (mode_ == JacobianMode::Fd)
     PetscCall(SNESSetJacobian(snes_, J_, J_, SNESComputeJacobianDefault, this));
   else
@@ -126,15 +133,22 @@ Eigen::VectorXd DelSolver::residualAt(const Eigen::VectorXd& q1) {
   return lastF_;
 }
 
-Eigen::MatrixXd DelSolver::finiteDifferenceJacobian(const Eigen::VectorXd& q1, const Eigen::VectorXd& F) {
-  // Forward differences with steps sqrt(eps) (1 + |q_j|); every rank computes the same matrix.
-  Eigen::MatrixXd Jfd(n_, n_);
-  for (int j = 0; j < n_; ++j) {
+Eigen::MatrixXd DelSolver::finiteDifferenceJacobian(const Eigen::VectorXd& q1, const Eigen::VectorXd& F,
+                                                    int first) {
+  // Columns first..n-1 by forward differences with steps sqrt(eps) (1 + |q_j|); every rank computes
+  // the same matrix. Last column first: a Lagrangian may cache work that depends on leading
+  // coordinates only (the panel fluid keeps its factorization while the body poses, the leading 3n
+  // coordinates, do not change), so the trailing columns right after the evaluation at q1 are cheap.
+  // The evaluation cache (last point, residual, D2) is at q1 again on return.
+  const Eigen::VectorXd q = lastQ1_, d2 = lastD2_, f = lastF_;
+  Eigen::MatrixXd Jfd(n_, n_ - first);
+  for (int j = n_ - 1; j >= first; --j) {
     Eigen::VectorXd qp = q1;
     const double h = 1.4901161193847656e-08 * (1.0 + std::abs(q1[j]));
     qp[j] += h;
-    Jfd.col(j) = (residualAt(qp) - F) / (qp[j] - q1[j]);
+    Jfd.col(j - first) = (residualAt(qp) - F) / (qp[j] - q1[j]);
   }
+  lastQ1_ = q, lastD2_ = d2, lastF_ = f;
   return Jfd;
 }
 
@@ -167,22 +181,46 @@ PetscErrorCode DelSolver::matrixJacobian(SNES, Vec x, Mat J, Mat, void* ctx) {
     if (A.rows() != self->n_ || A.cols() != self->n_)
       throw NumericalError("the discrete Lagrangian has no approximate Jacobian (use -" + self->prefix_ +
                            "jacobian fd)");
-    if (self->mode_ == JacobianMode::Lagged) {
-      Eigen::MatrixXd& E = *self->correction_;
-      if (self->refresh_ || E.rows() != self->n_) {
-        const Eigen::VectorXd q = self->lastQ1_, d2 = self->lastD2_, f = self->lastF_;
-        E = self->finiteDifferenceJacobian(q1, F) - A;
-        self->refresh_ = false;
-        self->lastQ1_ = q, self->lastD2_ = d2, self->lastF_ = f;  // the cache is at x again
-      }
-      A += E;
-    }
+    if (self->mode_ == JacobianMode::Lagged) self->laggedJacobian(q1, F, A);
   } catch (const std::exception& e) {
     self->callbackError_ = e.what();
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER, "Jacobian failed");
   }
   PetscCall(self->setMatrix(A, J));
   PetscFunctionReturn(0);
+}
+
+void DelSolver::laggedJacobian(const Eigen::VectorXd& x, const Eigen::VectorXd& F, Eigen::MatrixXd& A) {
+  // A holds J0(x) on entry and the Newton matrix on return; E = (Newton matrix) - J0 is kept.
+  Eigen::MatrixXd& E = *correction_;
+  const int f = fresh_, nf = n_ - fresh_;
+  if (prevX_.size() == 0) {  // first iteration of the step
+    if (refresh_ || E.rows() != n_) {
+      E = finiteDifferenceJacobian(x, F, 0) - A;
+      refresh_ = false;
+    } else if (nf > 0) {
+      E.rightCols(nf) = finiteDifferenceJacobian(x, F, f) - A.rightCols(nf);
+    }
+  } else {
+    // Fresh columns by differences at x; the others by the good Broyden update
+    //   J_b += (dF - J_b s_b - Jbar_f s_f) s_b^T / (s_b^T s_b),  s = x - x_prev,
+    // with Jbar_f the mean of the fresh columns at x_prev and x. Skipped when F is near round-off:
+    // then dF carries no information on J.
+    Eigen::MatrixXd Jf;
+    if (nf > 0) Jf = finiteDifferenceJacobian(x, F, f);
+    const Eigen::VectorXd s = x - prevX_;
+    const double ss = s.head(f).squaredNorm();
+    if (f > 0 && ss > 0.0 && F.norm() > roundoff_) {
+      Eigen::VectorXd r = F - prevF_ - prevJ_.leftCols(f) * s.head(f);
+      if (nf > 0) r -= 0.5 * (prevJ_.rightCols(nf) + Jf) * s.tail(nf);
+      E.leftCols(f) = prevJ_.leftCols(f) + r * (s.head(f).transpose() / ss) - A.leftCols(f);
+    }
+    if (nf > 0) E.rightCols(nf) = Jf - A.rightCols(nf);
+  }
+  A += E;
+  prevJ_ = A;
+  prevX_ = x;
+  prevF_ = F;
 }
 
 PetscErrorCode DelSolver::convergenceTest(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm,
@@ -215,9 +253,12 @@ DelResult DelSolver::step(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
   if (!userAtol_)
     checkPetsc(SNESSetTolerances(snes_, 1e-15 * (1.0 + p0.norm()), PETSC_DEFAULT, PETSC_DEFAULT,
                                  PETSC_DEFAULT, PETSC_DEFAULT), "SNESSetTolerances");
-  // One Jacobian per step, at the predictor (a Newton-chord iteration): the Jacobian depends on
-  // this step's data only, so restarts stay bitwise reproducible.
-  if (!userLag_) checkPetsc(SNESSetLagJacobian(snes_, -2), "SNESSetLagJacobian");
+  // fd, approximate: one Jacobian per step, at the predictor (a Newton-chord iteration). lagged: a
+  // Jacobian call per iteration, for the secant updates. Either way it depends on this step's data
+  // only (and E from the state), so restarts stay bitwise reproducible.
+  if (!userLag_)
+    checkPetsc(SNESSetLagJacobian(snes_, mode_ == JacobianMode::Lagged ? 1 : -2), "SNESSetLagJacobian");
+  prevX_.resize(0);
   checkPetsc(scatterOwned(q1, x_), "predictor");
   PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
   const PetscErrorCode ierr = SNESSolve(snes_, nullptr, x_);

@@ -25,7 +25,11 @@ struct DelResult {
 ///  approximate: the Lagrangian's approximateJacobian J0 (a chord iteration)
 ///  lagged:      J0 + E, E = J_fd - J0 from a finite-difference Jacobian refreshed every
 ///               -<prefix>jacobian_lag steps (default 10) and kept in the model state, so the
-///               known, fast-changing part is exact and only the small remainder is lagged
+///               known, fast-changing part is exact and only the small remainder is lagged.
+///               Between refreshes every Newton iteration corrects J by the secant (good Broyden)
+///               update J += (dF - J s) s^T / s^T s of its last step s, when the residual is still
+///               well above round-off (1e-12 (1 + |p_k|)), and E = J - J0 is kept for the next
+///               step: the remainder then follows the motion and Newton converges superlinearly.
 enum class JacobianMode { Fd, Approximate, Lagged };
 
 /// SNES on the communicator (options prefix, default "del_"). The unknowns q_k+1 live in an MPI
@@ -62,7 +66,9 @@ class DelSolver {
   PetscErrorCode setUp(JacobianMode defaultMode);
   /// Residual p_k + D1 L_d(q_k, q1) (counts an evaluation).
   Eigen::VectorXd residualAt(const Eigen::VectorXd& q1);
-  Eigen::MatrixXd finiteDifferenceJacobian(const Eigen::VectorXd& q1, const Eigen::VectorXd& F);
+  Eigen::MatrixXd finiteDifferenceJacobian(const Eigen::VectorXd& q1, const Eigen::VectorXd& F, int first);
+  /// Lagged mode: J0 (in A) + E, E refreshed by finite differences or by a secant update.
+  void laggedJacobian(const Eigen::VectorXd& x, const Eigen::VectorXd& F, Eigen::MatrixXd& A);
 
   MPI_Comm comm_;
   DiscreteLagrangian& ld_;
@@ -70,6 +76,7 @@ class DelSolver {
   int n_;
   JacobianMode mode_ = JacobianMode::Fd;
   int lag_ = 10;
+  int fresh_ = 0;  ///< columns fresh_..n-1 recomputed by differences at every iteration (lagged)
   SNES snes_ = nullptr;
   Vec x_ = nullptr, f_ = nullptr, all_ = nullptr;
   VecScatter toAll_ = nullptr;
@@ -82,6 +89,9 @@ class DelSolver {
   Eigen::MatrixXd* correction_ = nullptr;
   bool refresh_ = false;
   Eigen::VectorXd lastQ1_, lastD2_, lastF_;
+  // Lagged mode: the Newton matrix of the last iteration, its point and residual (secant updates).
+  Eigen::MatrixXd prevJ_;
+  Eigen::VectorXd prevX_, prevF_;
   std::string callbackError_;
   int evaluations_ = 0;
   double roundoff_ = 0.0, lastFnorm_ = 0.0;
