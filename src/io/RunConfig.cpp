@@ -7,6 +7,13 @@
 
 namespace kirchhoff::io {
 
+namespace {
+// Integer keys read into an int (intervals, counts): larger values would wrap on the cast.
+constexpr double kIntMax = 2147483647.0;
+// At most this many sweep configurations from one linspace (each is a run; more is a typo).
+constexpr long kMaxSweepCases = 10000;
+}  // namespace
+
 void addRunKeys(Schema& schema) {
   Section& r = schema.root();
   r.string("model", "driver this deck is for (kirchhoff-<model>)").required();
@@ -15,15 +22,15 @@ void addRunKeys(Schema& schema) {
   t.integer("steps", "final step index (give steps or end_time)").min(0);
   t.real("end_time", "final time; steps = round(end_time / dt)").positive();
   Section& o = r.map("output", "invariant log, checkpoints, snapshots, progress");
-  o.integer("log_interval", "steps between rows of invariants.h5").def(1).min(1);
-  o.integer("flush_interval", "rows buffered before invariants.h5 is written").def(100).min(1);
+  o.integer("log_interval", "steps between rows of invariants.h5").def(1).min(1).max(kIntMax);
+  o.integer("flush_interval", "rows buffered before invariants.h5 is written").def(100).min(1).max(kIntMax);
   o.integer("checkpoint_interval", "steps between checkpoints (0: only at the end and on signals)")
-      .def(1000).min(0);
-  o.integer("keep_checkpoints", "number of newest checkpoints kept").def(2).min(2);
-  o.integer("progress_interval", "steps between progress lines on rank 0 (0: none)").def(100).min(0);
-  o.integer("snapshot_interval", "steps between trajectory snapshots (0: none)").def(0).min(0);
+      .def(1000).min(0).max(kIntMax);
+  o.integer("keep_checkpoints", "number of newest checkpoints kept").def(2).min(2).max(kIntMax);
+  o.integer("progress_interval", "steps between progress lines on rank 0 (0: none)").def(100).min(0).max(kIntMax);
+  o.integer("snapshot_interval", "steps between trajectory snapshots (0: none)").def(0).min(0).max(kIntMax);
   o.integer("check_interval", "steps between the model's physical stop checks (1: every step)")
-      .def(1).min(1);
+      .def(1).min(1).max(kIntMax);
   o.real("max_wall", "wall-clock budget in seconds; the run checkpoints and exits 75 before it "
                      "runs out (0: no budget)").def(0.0).nonnegative();
   o.real("checkpoint_reserve", "seconds of max_wall kept back for the final checkpoint").def(30.0)
@@ -31,7 +38,7 @@ void addRunKeys(Schema& schema) {
   r.string("petsc_options", "PETSc options (e.g. \"-del_snes_rtol 1e-12\"); the command line "
                             "overrides them").def("");
   Section& s = r.map("sweep", "run several configurations, spread over sub-communicators");
-  s.integer("ranks_per_case", "ranks per configuration (0: split COMM_WORLD evenly)").def(0).min(0);
+  s.integer("ranks_per_case", "ranks per configuration (0: split COMM_WORLD evenly)").def(0).min(0).max(kIntMax);
   Section& p = s.list("parameters", "swept keys; all lists have the same length (zipped)", true, 1);
   p.string("key", "deck key to vary, e.g. bodies[0].density").required();
   p.realList("values", "values of the key, one per configuration").minItems(1);
@@ -50,6 +57,8 @@ RunConfig readRunConfig(const Deck& deck) {
     c.steps = t.integer("steps");
   } else {
     const double n = t.real("end_time") / c.dt;
+    if (!(n <= 9007199254740992.0))  // 2^53: beyond it llround overflows and steps lose exactness
+      t.fail("end_time", "end_time / dt = " + std::to_string(n) + " steps is too many");
     c.steps = static_cast<std::int64_t>(std::llround(n));
     if (std::abs(n - static_cast<double>(c.steps)) > 1e-9 * std::max(1.0, n))
       t.fail("end_time", "end_time is not a whole number of steps dt (" + std::to_string(n) + ")");
@@ -81,8 +90,10 @@ std::vector<SweepCase> sweepCases(const Deck& deck) {
       v = p.vector("values");
     } else {
       const auto l = p.vector("linspace");
+      if (!(l[2] >= 1.0 && l[2] <= static_cast<double>(kMaxSweepCases)))
+        p.fail("linspace", "count must be a whole number in [1, " + std::to_string(kMaxSweepCases) + "]");
       const long n = std::lround(l[2]);
-      if (n < 1 || std::abs(l[2] - static_cast<double>(n)) > 0) p.fail("linspace", "count must be a whole number >= 1");
+      if (std::abs(l[2] - static_cast<double>(n)) > 0) p.fail("linspace", "count must be a whole number >= 1");
       for (long i = 0; i < n; ++i) v.push_back(n == 1 ? l[0] : l[0] + (l[1] - l[0]) * static_cast<double>(i) / static_cast<double>(n - 1));
     }
     if (!columns.empty() && v.size() != columns.front().second.size())

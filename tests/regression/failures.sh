@@ -49,9 +49,26 @@ with h5py.File(path, "r") as f:
 with open(path, "r+b") as f:
     f.seek(off + 3); b = f.read(1); f.seek(off + 3); f.write(bytes([b[0] ^ 0x10]))
 PY
+# The file seal (HDF5 user block) catches it before HDF5 parses the file.
+cp "$newest" sealed_copy.h5
 expect_exit 0 "$BIN/$DRIVER" deck.yaml -o flip --restart --steps 60
-expect_output "state hash mismatch"
+expect_output "file hash mismatch"
 expect_output "restarting from flip/checkpoints/checkpoint_0000000020.h5"
+# Second line of defence: the same flipped byte under a re-computed (valid) seal reaches the
+# state hash, which names the damaged field's checkpoint as unusable too.
+mkdir -p reseal/checkpoints
+$PY - sealed_copy.h5 reseal/checkpoints/checkpoint_0000000040.h5 <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+h = 1469598103934665603
+for b in data[512:]:
+    h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+head = ("kirchhoff-checkpoint-1 file-hash %016x size %d\n" % (h, len(data) - 512)).encode()
+data[:512] = head + bytes(512 - len(head))
+open(sys.argv[2], "wb").write(data)
+PY
+expect_exit 65 "$BIN/$DRIVER" deck.yaml -o reseal --restart --steps 60
+expect_output "state hash mismatch"
 # No usable checkpoint at all: exit 65, nothing overwritten.
 for f in flip/checkpoints/checkpoint_*.h5; do truncate -s 10 "$f"; done
 expect_exit 65 "$BIN/$DRIVER" deck.yaml -o flip --restart
