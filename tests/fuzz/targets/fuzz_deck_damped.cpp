@@ -1,0 +1,24 @@
+// libFuzzer target: kirchhoff-damped decks (io::Deck with the driver's schema, run keys, sweeps,
+// then setup::makeDampedModel with its step-size guards); loads or DeckError/ConfigurationError.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "FuzzCheck.hpp"
+#include "setup/damped/DampedSetup.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const kirchhoff::fuzz::DeckTarget target{
+      kirchhoff::setup::dampedDriver(), [](const kirchhoff::io::Deck& k) {
+        std::string warning;
+        kirchhoff::setup::makeDampedModel(k, &warning);
+      }};
+  const kirchhoff::fuzz::Verdict v =
+      kirchhoff::fuzz::checkDeck(target, std::string(reinterpret_cast<const char*>(data), size));
+  if (!v.finding.empty()) {
+    std::fprintf(stderr, "fuzz_deck_damped finding: %s\n", v.finding.c_str());
+    std::abort();
+  }
+  return 0;
+}

@@ -1,0 +1,22 @@
+// libFuzzer target: kirchhoff-slosh decks (io::Deck with the driver's schema, run keys, sweeps,
+// setup::readSloshConfig; the DMDA model itself needs PETSc and is not built); loads or
+// DeckError/ConfigurationError.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "FuzzCheck.hpp"
+#include "setup/slosh/SloshSetup.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const kirchhoff::fuzz::DeckTarget target{
+      kirchhoff::setup::sloshDriver(), [](const kirchhoff::io::Deck& k) { kirchhoff::setup::readSloshConfig(k); }};
+  const kirchhoff::fuzz::Verdict v =
+      kirchhoff::fuzz::checkDeck(target, std::string(reinterpret_cast<const char*>(data), size));
+  if (!v.finding.empty()) {
+    std::fprintf(stderr, "fuzz_deck_slosh finding: %s\n", v.finding.c_str());
+    std::abort();
+  }
+  return 0;
+}

@@ -1,0 +1,24 @@
+// libFuzzer target: kirchhoff-top decks (io::Deck with the driver's schema, run keys, sweeps,
+// then Driver::make: setup::readTopConfig and the TopModel); loads or DeckError/ConfigurationError.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "FuzzCheck.hpp"
+#include "setup/top/TopSetup.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const kirchhoff::fuzz::DeckTarget target = [] {
+    kirchhoff::run::Driver d = kirchhoff::setup::topDriver();
+    auto make = d.make;
+    return kirchhoff::fuzz::DeckTarget{d, [make](const kirchhoff::io::Deck& k) { make(k, MPI_COMM_SELF); }};
+  }();
+  const kirchhoff::fuzz::Verdict v =
+      kirchhoff::fuzz::checkDeck(target, std::string(reinterpret_cast<const char*>(data), size));
+  if (!v.finding.empty()) {
+    std::fprintf(stderr, "fuzz_deck_top finding: %s\n", v.finding.c_str());
+    std::abort();
+  }
+  return 0;
+}
