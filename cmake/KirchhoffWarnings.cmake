@@ -16,9 +16,11 @@ option(KIRCHHOFF_NATIVE "Tune the build for this machine's CPU (-march=native; n
 if(KIRCHHOFF_NATIVE)
   add_compile_options(-march=native)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
-    # GCC 12 with AVX-512 flags Eigen's vectorized code: maybe-uninitialized in its own intrinsics
-    # (the _mm512_undefined_pd idiom in avx512fintrin.h) and array-bounds on 512-bit loads in
-    # branches that small fixed-size vectors never take. False positives, gone in GCC 13.
-    target_compile_options(kirchhoff_warnings INTERFACE -Wno-maybe-uninitialized -Wno-array-bounds)
+    # GCC 12 with AVX-512 flags Eigen's vectorized code: (maybe-)uninitialized in its own intrinsics
+    # (the _mm512_undefined_pd idiom in avx512fintrin.h / avx512dqintrin.h) and array-bounds on
+    # 512-bit loads in branches that small fixed-size vectors never take. False positives, gone in
+    # GCC 13.
+    target_compile_options(kirchhoff_warnings INTERFACE -Wno-uninitialized -Wno-maybe-uninitialized
+                           -Wno-array-bounds)
   endif()
 endif()

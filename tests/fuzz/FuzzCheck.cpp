@@ -134,6 +134,15 @@ Verdict checkDeck(const DeckTarget& target, const std::string& text) {
       kDeck);
 }
 
+int fuzzDeckInput(const char* name, const DeckTarget& target, const std::uint8_t* data, std::size_t size) {
+  const Verdict v = checkDeck(target, std::string(reinterpret_cast<const char*>(data), size));
+  if (!v.finding.empty()) {
+    std::fprintf(stderr, "%s finding: %s\n", name, v.finding.c_str());
+    std::abort();
+  }
+  return 0;
+}
+
 Verdict checkCheckpoint(const std::string& bytes) {
   const std::string path = scratchFile();
   {

@@ -2,6 +2,8 @@
 // checkpoint reader either load it or throw the documented error type (exit 65), nothing else.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -31,6 +33,9 @@ inline const char* kFuzzDeckFile = "/nonexistent-kirchhoff-fuzz/deck.yaml";
 /// the driver's schema, the common run keys, the sweep expansion (each case re-validated) and
 /// the model's config reader on every case. Allowed errors: DeckError, ConfigurationError.
 Verdict checkDeck(const DeckTarget& target, const std::string& text);
+/// A deck fuzzer's LLVMFuzzerTestOneInput: checkDeck on the bytes; a finding is printed with the
+/// target's name and aborts (libFuzzer then saves the input).
+int fuzzDeckInput(const char* name, const DeckTarget& target, const std::uint8_t* data, std::size_t size);
 
 /// Bytes written as a checkpoint file and read by io::CheckpointStore::read into the layout of
 /// each of the layout decks (tests/fuzz/layouts/*.yaml, models built on PETSC_COMM_SELF), then

@@ -1,9 +1,6 @@
 // libFuzzer target: kirchhoff-damped decks (io::Deck with the driver's schema, run keys, sweeps,
 // then setup::makeDampedModel with its step-size guards); loads or DeckError/ConfigurationError.
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
 
 #include "FuzzCheck.hpp"
 #include "setup/damped/DampedSetup.hpp"
@@ -14,11 +11,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::string warning;
         kirchhoff::setup::makeDampedModel(k, &warning);
       }};
-  const kirchhoff::fuzz::Verdict v =
-      kirchhoff::fuzz::checkDeck(target, std::string(reinterpret_cast<const char*>(data), size));
-  if (!v.finding.empty()) {
-    std::fprintf(stderr, "fuzz_deck_damped finding: %s\n", v.finding.c_str());
-    std::abort();
-  }
-  return 0;
+  return kirchhoff::fuzz::fuzzDeckInput("fuzz_deck_damped", target, data, size);
 }

@@ -2,9 +2,6 @@
 // setup::readSloshConfig; the DMDA model itself needs PETSc and is not built); loads or
 // DeckError/ConfigurationError.
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
 
 #include "FuzzCheck.hpp"
 #include "setup/slosh/SloshSetup.hpp"
@@ -12,11 +9,5 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const kirchhoff::fuzz::DeckTarget target{
       kirchhoff::setup::sloshDriver(), [](const kirchhoff::io::Deck& k) { kirchhoff::setup::readSloshConfig(k); }};
-  const kirchhoff::fuzz::Verdict v =
-      kirchhoff::fuzz::checkDeck(target, std::string(reinterpret_cast<const char*>(data), size));
-  if (!v.finding.empty()) {
-    std::fprintf(stderr, "fuzz_deck_slosh finding: %s\n", v.finding.c_str());
-    std::abort();
-  }
-  return 0;
+  return kirchhoff::fuzz::fuzzDeckInput("fuzz_deck_slosh", target, data, size);
 }

@@ -1,9 +1,6 @@
 // libFuzzer target: kirchhoff-top decks (io::Deck with the driver's schema, run keys, sweeps,
 // then Driver::make: setup::readTopConfig and the TopModel); loads or DeckError/ConfigurationError.
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
 
 #include "FuzzCheck.hpp"
 #include "setup/top/TopSetup.hpp"
@@ -14,11 +11,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto make = d.make;
     return kirchhoff::fuzz::DeckTarget{d, [make](const kirchhoff::io::Deck& k) { make(k, MPI_COMM_SELF); }};
   }();
-  const kirchhoff::fuzz::Verdict v =
-      kirchhoff::fuzz::checkDeck(target, std::string(reinterpret_cast<const char*>(data), size));
-  if (!v.finding.empty()) {
-    std::fprintf(stderr, "fuzz_deck_top finding: %s\n", v.finding.c_str());
-    std::abort();
-  }
-  return 0;
+  return kirchhoff::fuzz::fuzzDeckInput("fuzz_deck_top", target, data, size);
 }
