@@ -12,7 +12,6 @@ the initial, smallest and final separation, the relative change, and the pair's 
   kirchhoff-fluidbody input/fluidbody_channel.yaml -o out/channel
   postprocess/fluidbody_channel.py out/channel -o fig5.png
 """
-import argparse
 import os
 import sys
 
@@ -50,11 +49,8 @@ def scene(ax, s, i, title, paths=False):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="\n".join(__doc__.splitlines()[2:]),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = fc.figure_parser(__doc__, "fluidbody_channel.png")
     p.add_argument("outdir", help="run folder with snapshots.h5")
-    p.add_argument("-o", "--output", default="fluidbody_channel.png", help="PNG path")
-    p.add_argument("--dpi", type=int, default=100)
     a = p.parse_args(argv)
     s = fc.read_snapshots(a.outdir)
     if s["centres"].shape[1] < 2:

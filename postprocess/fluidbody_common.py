@@ -7,6 +7,7 @@ invariant in the model's order, listed in the group attribute `columns`) and OUT
 `bodies` (polygon outlines, attribute body), `centres` (body centroids y_j, attributes body and
 theta) and `vortices` (points, attribute circulation); coordinates are interleaved x, y).
 """
+import argparse
 import glob
 import os
 
@@ -156,3 +157,13 @@ def save_png(fig, path, dpi=100, colours=128):
     buf.seek(0)
     img = Image.open(buf).convert("RGB").quantize(colors=colours, method=Image.Quantize.FASTOCTREE)
     img.save(path, optimize=True)
+
+
+def figure_parser(doc, default_png):
+    """Command line of a figure script: description and epilog from its docstring, -o PNG, --dpi."""
+    lines = doc.splitlines()
+    p = argparse.ArgumentParser(description=lines[0], epilog="\n".join(lines[2:]),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("-o", "--output", default=default_png, help="PNG path")
+    p.add_argument("--dpi", type=int, default=100)
+    return p

@@ -12,7 +12,6 @@ second half of the run (no drift: about equal), the largest error and the closes
   kirchhoff-fluidbody input/fluidbody_ellipse_vortex.yaml -o out/ellipse
   postprocess/fluidbody_ellipse.py out/ellipse -o fig4.png
 """
-import argparse
 import os
 import sys
 
@@ -28,11 +27,8 @@ import fluidbody_trajectories as ft  # noqa: E402
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="\n".join(__doc__.splitlines()[2:]),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = fc.figure_parser(__doc__, "fluidbody_ellipse.png")
     p.add_argument("outdir", help="run folder with invariants.h5 and snapshots.h5")
-    p.add_argument("-o", "--output", default="fluidbody_ellipse.png", help="PNG path")
-    p.add_argument("--dpi", type=int, default=100)
     a = p.parse_args(argv)
     cols, data, attrs = fc.read_log(a.outdir)
     t, e = data["time"], data["energy"]

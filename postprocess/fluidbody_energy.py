@@ -12,7 +12,6 @@ log amplitude = p log dt + log C over all runs.
   kirchhoff-fluidbody input/fluidbody_disk_vortex_energy.yaml -o out/energy
   postprocess/fluidbody_energy.py out/energy -o fig3.png
 """
-import argparse
 import os
 import sys
 
@@ -39,11 +38,8 @@ def energy_error(run):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="\n".join(__doc__.splitlines()[2:]),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = fc.figure_parser(__doc__, "fluidbody_energy.png")
     p.add_argument("outdirs", nargs="+", help="run folders, or a sweep folder with case* folders")
-    p.add_argument("-o", "--output", default="fluidbody_energy.png", help="PNG path")
-    p.add_argument("--dpi", type=int, default=100)
     a = p.parse_args(argv)
     runs = [c for d in a.outdirs for c in fc.sweep_cases(d)]
     series = sorted((energy_error(r) + (r,) for r in runs), key=lambda s: s[0])

@@ -10,7 +10,6 @@ Prints per body: ring points, spread of psi_gamma, spread of psi_gamma + psi_I, 
   kirchhoff-fluidbody input/fluidbody_fig1.yaml --flow-field    # writes out/fluidbody_fig1/flowfield.h5
   postprocess/fluidbody_fig1.py out/fluidbody_fig1/flowfield.h5 -o fig1.png
 """
-import argparse
 import os
 import sys
 
@@ -60,13 +59,10 @@ def boundary_check(d):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="\n".join(__doc__.splitlines()[2:]),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = fc.figure_parser(__doc__, "fluidbody_fig1.png")
     p.add_argument("file", help="flowfield.h5 of --flow-field")
-    p.add_argument("-o", "--output", default="fluidbody_fig1.png", help="PNG path")
     p.add_argument("--levels", type=int, default=40, help="stream-line levels per panel")
     p.add_argument("--moving", action="store_true", help="right panel: psi_gamma + psi_I + psi_B")
-    p.add_argument("--dpi", type=int, default=100)
     a = p.parse_args(argv)
     d = streamlines.read(a.file)
     print(f"{'body':>4s} {'ring_points':>11s} {'spread_psi_gamma':>17s} {'spread_psi_gamma+I':>19s} {'ratio':>8s}")

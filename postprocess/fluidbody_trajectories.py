@@ -14,7 +14,6 @@ Fig. 2 (four panels, after running the three decks):
   postprocess/fluidbody_trajectories.py out/dv out/dvc out/dvd -o fig2.png \\
       --labels "64 edges, dt 0.025" "16 edges, dt 0.25" "density 0.1" "density 4.0"
 """
-import argparse
 import os
 import sys
 
@@ -64,13 +63,10 @@ def draw(ax, s, title):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="\n".join(__doc__.splitlines()[2:]),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = fc.figure_parser(__doc__, "fluidbody_trajectories.png")
     p.add_argument("outdirs", nargs="+", help="run folders (a sweep folder adds its case* folders)")
-    p.add_argument("-o", "--output", default="fluidbody_trajectories.png", help="PNG path")
     p.add_argument("--labels", nargs="*", help="panel titles, one per run (default: folder names)")
     p.add_argument("--columns", type=int, default=2, help="panels per row")
-    p.add_argument("--dpi", type=int, default=100)
     a = p.parse_args(argv)
     runs = [c for d in a.outdirs for c in fc.sweep_cases(d)]
     if a.labels and len(a.labels) != len(runs):

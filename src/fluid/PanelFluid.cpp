@@ -385,7 +385,7 @@ void PanelFluid::solveDensities(bool rigid, bool image) {
 }
 
 bool PanelFluid::samePoses(const std::vector<lie::Pose>& poses) const {
-  if (!assembled_ || poses.size() != assembledPoses_.size()) return false;
+  if (poses.empty() || poses.size() != assembledPoses_.size()) return false;
   for (std::size_t j = 0; j < poses.size(); ++j)
     if (!(poses[j].theta == assembledPoses_[j].theta && poses[j].y == assembledPoses_[j].y)) return false;
   return true;
@@ -412,7 +412,7 @@ void PanelFluid::setConfiguration(const std::vector<lie::Pose>& poses, const Vor
   }
   double t0 = MPI_Wtime();
   if (moved) {
-    assembled_ = false;  // until the new factorization is in place
+    assembledPoses_.clear();  // none valid until the new factorization is in place
     assembleInterBody();
   }
   assembleVortexTerms();
@@ -421,7 +421,6 @@ void PanelFluid::setConfiguration(const std::vector<lie::Pose>& poses, const Vor
   if (moved) {
     system_->update();
     assembledPoses_ = poses;
-    assembled_ = true;
   }
   solveDensities(moved, true);
   timings_.assembly = t1 - t0;

@@ -109,8 +109,7 @@ class PanelFluid : public Fluid {
   Eigen::MatrixXd B_;              // N x 3n rigid data
   Eigen::VectorXd bI_;             // N: image data -<u_gamma, n> at the midpoints
   Eigen::MatrixXd LBS_;            // 3n x N: B^T L S over the owned rows (with sigma_B, per pose)
-  std::vector<lie::Pose> assembledPoses_;  // poses of the assembled inter-body blocks (n > 1)
-  bool assembled_ = false;
+  std::vector<lie::Pose> assembledPoses_;  // poses of the assembled inter-body blocks (n > 1; empty: none)
   bool cache_ = false;
   RowMatrix dWre_, dWim_;          // owned panel rows x N: W'_q(m_p) of the inter-body entries
   Vortices vortices_;

@@ -12,7 +12,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/Mpi.hpp"
 #include "core/Error.hpp"
+#include "core/Hash.hpp"
 #include "io/Hdf5.hpp"
 
 namespace kirchhoff::io {
@@ -36,12 +38,6 @@ std::uint64_t bits(double v) {
   return b;
 }
 
-std::uint64_t nameHash(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 std::string hex(std::uint64_t v) {
   char b[24];
   std::snprintf(b, sizeof b, "%016" PRIx64, v);
@@ -49,12 +45,6 @@ std::string hex(std::uint64_t v) {
 }
 
 std::uint64_t parseHex(const std::string& s) { return std::strtoull(s.c_str(), nullptr, 16); }
-
-int rankOf(MPI_Comm c) {
-  int r = 0;
-  MPI_Comm_rank(c, &r);
-  return r;
-}
 
 void fsyncPath(const std::string& p) {
   int fd = ::open(p.c_str(), O_RDONLY);
@@ -73,15 +63,16 @@ constexpr const char* kSealTag = "kirchhoff-checkpoint-1 file-hash ";
 
 /// FNV-1a (64 bit) of the bytes of `in` from its current position to the end; counts them.
 std::uint64_t streamHash(std::istream& in, std::uint64_t* count) {
-  std::uint64_t h = 1469598103934665603ull, n = 0;
+  Fnv1a h;
+  std::uint64_t n = 0;
   char buf[1 << 16];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     const auto got = static_cast<std::size_t>(in.gcount());
-    for (std::size_t i = 0; i < got; ++i) h = (h ^ static_cast<unsigned char>(buf[i])) * 1099511628211ull;
+    h.add(buf, got);
     n += got;
   }
   *count = n;
-  return h;
+  return h.value();
 }
 
 /// Writes the seal into the user block of a closed checkpoint file (rank 0).
@@ -121,14 +112,6 @@ std::string verifySeal(const std::string& path) {
   return "";
 }
 
-/// Rank 0's `text` on every rank.
-void shareFromRoot(MPI_Comm comm, std::string& text) {
-  int n = static_cast<int>(text.size());
-  MPI_Bcast(&n, 1, MPI_INT, 0, comm);
-  text.resize(static_cast<std::size_t>(n));
-  MPI_Bcast(text.data(), n, MPI_CHAR, 0, comm);
-}
-
 std::string fileName(std::int64_t step) {
   char b[64];
   std::snprintf(b, sizeof b, "checkpoint_%010" PRId64 ".h5", step);
@@ -142,7 +125,7 @@ std::uint64_t stateHash(const State& s, MPI_Comm comm) {
   std::uint64_t local = 0;
   for (const auto& f : s.fields) {
     if (!f.distributed && !root) continue;  // replicated values count once
-    const std::uint64_t hn = nameHash(f.name);
+    const std::uint64_t hn = fnv1a(f.name);
     const std::uint64_t base = f.distributed ? f.offset : 0;
     for (std::size_t i = 0; i < f.data.size(); ++i)
       local += splitmix(splitmix(hn + base + i) + bits(f.data[i]));
@@ -223,7 +206,7 @@ std::string CheckpointStore::write(const State& s, const std::string& model, dou
       error = std::string("cannot finish checkpoint ") + final + ": " + e.what();
     }
   }
-  shareFromRoot(comm_, error);
+  broadcast(comm_, error);
   if (!error.empty()) throw CheckpointError(error);
   return final;
 }
@@ -248,7 +231,7 @@ CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const st
   CheckpointInfo info;
   info.path = path;
   std::string error = rankOf(comm_) == 0 ? verifySeal(path) : "";
-  shareFromRoot(comm_, error);
+  broadcast(comm_, error);
   if (!error.empty()) throw CheckpointError(path + ": " + error);
   try {
     h5::Handle f(h5::check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT),

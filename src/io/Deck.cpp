@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/Hash.hpp"
+
 namespace kirchhoff::io {
 
 namespace {
@@ -378,14 +380,7 @@ DeckNode Deck::root() const {
   return DeckNode(root_, &schema_->root(), "", &file_, discriminators(root_, schema_->root(), "", file_));
 }
 
-std::uint64_t Deck::hash() const {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text_) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+std::uint64_t Deck::hash() const { return fnv1a(text_); }
 
 std::string Deck::petscOptions() const {
   const YAML::Node n = root_["petsc_options"];

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "core/Mpi.hpp"
 #include "core/Error.hpp"
 
 namespace kirchhoff::io {
@@ -109,13 +110,8 @@ void writeFlowField(const std::string& path, const FlowFieldData& data, MPI_Comm
       std::remove(tmp.c_str());
     }
   }
-  int length = static_cast<int>(error.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  if (length > 0) {
-    error.resize(length);
-    MPI_Bcast(error.data(), length, MPI_CHAR, 0, comm);
-    throw Error("flow field " + path + ": HDF5 " + error, kExitData);
-  }
+  broadcast(comm, error);
+  if (!error.empty()) throw Error("flow field " + path + ": HDF5 " + error, kExitData);
 }
 
 }  // namespace kirchhoff::io

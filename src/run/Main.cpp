@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/Mpi.hpp"
 #include "core/Version.hpp"
 #include "io/RunConfig.hpp"
 #include "run/Cli.hpp"
@@ -52,10 +53,7 @@ std::string readDeckText(const std::string& file) {
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (!ok) throw DeckError(file + ": cannot open the deck");
-  long n = static_cast<long>(text.size());
-  MPI_Bcast(&n, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-  text.resize(static_cast<std::size_t>(n));
-  MPI_Bcast(text.data(), static_cast<int>(n), MPI_CHAR, 0, MPI_COMM_WORLD);
+  broadcast(MPI_COMM_WORLD, text);
   return text;
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/Mpi.hpp"
 #include "core/Version.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/InvariantLog.hpp"
@@ -146,10 +147,7 @@ class Loop {
     }
     MPI_Bcast(&bad, 1, MPI_INT, 0, comm_);
     if (bad) {
-      int n = static_cast<int>(msg.size());
-      MPI_Bcast(&n, 1, MPI_INT, 0, comm_);
-      msg.resize(static_cast<std::size_t>(n));
-      MPI_Bcast(msg.data(), n, MPI_CHAR, 0, comm_);
+      broadcast(comm_, msg);
       if (bad == 2) throw UsageError(msg);
       throw Error(msg, kExitData);
     }

@@ -19,6 +19,11 @@ struct BodyConfig {
   double omega = 0.0;               ///< angular velocity at t = 0
   lie::Vec2 velocity = lie::Vec2::Zero();  ///< centre velocity at t = 0
   bool bodyFrameVelocity = false;   ///< velocity given in the body frame (V) instead of y_dot
+
+  /// Body-frame velocity V_j = R(theta_j)^T y_dot_j at t = 0 (as given, if bodyFrameVelocity).
+  lie::Vec2 bodyVelocity() const {
+    return bodyFrameVelocity ? velocity : lie::Vec2(lie::rotation(-pose.theta) * velocity);
+  }
 };
 
 struct VortexConfig {

@@ -69,7 +69,7 @@ State FluidBodyModel::initialState() {
     q[3 * j] = b.pose.theta;
     q.segment<2>(3 * j + 1) = b.pose.y;
     Xi[3 * j] = b.omega;
-    Xi.segment<2>(3 * j + 1) = b.bodyFrameVelocity ? b.velocity : lie::Vec2(lie::rotation(-b.pose.theta) * b.velocity);
+    Xi.segment<2>(3 * j + 1) = b.bodyVelocity();
   }
   for (int i = 0; i < m_; ++i) q.segment<2>(3 * n_ + 2 * i) = cfg_.vortices[static_cast<std::size_t>(i)].position;
   const Eigen::VectorXd p = lagrangian_.legendre(q, Xi);

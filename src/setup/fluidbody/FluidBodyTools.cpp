@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/Error.hpp"
+#include "core/Mpi.hpp"
 #include "fluid/AddedMassReport.hpp"
 #include "fluid/FlowEvaluator.hpp"
 #include "fluid/PanelFluid.hpp"
@@ -25,12 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using fluidbody::FluidBodyConfig;
-
-bool isRoot(MPI_Comm comm) {
-  int r = 0;
-  MPI_Comm_rank(comm, &r);
-  return r == 0;
-}
 
 void printMatrix(const char* title, const Eigen::MatrixXd& A) {
   std::printf("%s (%ld x %ld, order Omega, V1, V2 per body, body frames)\n", title,
@@ -47,8 +42,7 @@ Eigen::VectorXd initialVelocities(const FluidBodyConfig& c) {
   for (std::size_t j = 0; j < c.bodies.size(); ++j) {
     const auto& b = c.bodies[j];
     Xi[3 * j] = b.omega;
-    Xi.segment<2>(3 * j + 1) =
-        b.bodyFrameVelocity ? b.velocity : lie::Vec2(lie::rotation(-b.pose.theta) * b.velocity);
+    Xi.segment<2>(3 * j + 1) = b.bodyVelocity();
   }
   return Xi;
 }
@@ -89,7 +83,7 @@ int addedMassTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*outd
     f.setConfiguration(initialPoses(c), fluid::Vortices{});
     A = f.addedMass();
   }
-  if (!isRoot(comm)) return kExitOk;
+  if (!rankOf(comm) == 0) return kExitOk;
   std::printf("# %s at t = 0\n", deck.file().c_str());
   for (std::size_t j = 0; j < c.bodies.size(); ++j)
     std::printf("# body %zu = %s: mass %.10g, inertia %.10g\n", j, c.bodies[j].name.c_str(),
@@ -157,7 +151,7 @@ int flowFieldTool(const io::Deck& deck, MPI_Comm comm, const std::string& outdir
                                                             : "out/" + fs::path(deck.file()).stem().string();
   int ok = 1;
   std::string why;
-  if (isRoot(comm)) {
+  if (rankOf(comm) == 0) {
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) ok = 0, why = ec.message();
@@ -166,7 +160,7 @@ int flowFieldTool(const io::Deck& deck, MPI_Comm comm, const std::string& outdir
   if (!ok) throw Error("--flow-field: cannot create " + dir + (why.empty() ? "" : ": " + why), kExitData);
   const std::string path = dir + "/flowfield.h5";
   io::writeFlowField(path, data, comm);
-  if (isRoot(comm)) {
+  if (rankOf(comm) == 0) {
     long fluidPoints = 0;
     for (int m : s.mask) fluidPoints += m == 0;
     std::printf("flow field at t = 0: %d x %d grid on [%g, %g] x [%g, %g], %ld fluid points, "

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/Error.hpp"
+#include "core/Mpi.hpp"
 #include "io/Deck.hpp"
 #include "models/top/Reference.hpp"
 #include "models/top/Symplecticity.hpp"
@@ -24,12 +25,6 @@ namespace {
 using top::TopConfig;
 using top::TopScheme;
 using top::TopStepper;
-
-bool isRoot(MPI_Comm comm) {
-  int r = 0;
-  MPI_Comm_rank(comm, &r);
-  return r == 0;
-}
 
 Eigen::VectorXd startState(const TopConfig& c, TopScheme s) {
   if (top::isCollective(s)) return Eigen::VectorXd(top::initialZ(c.initial));
@@ -54,7 +49,7 @@ int symplecticityTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*
   }
   std::sort(at.begin(), at.end());
   const double delta = sy.real("delta");
-  const bool root = isRoot(comm);
+  const bool root = rankOf(comm) == 0;
   if (root) {
     std::printf("# one-step map defects, dt = %.6g (max-norm of the entries)\n", c.dt);
     std::printf("# symplectic: |S^T Omega S - Omega|, S = dz1/dz (collective schemes only)\n");
@@ -108,7 +103,7 @@ int convergenceTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*ou
   integrators::Dop853Stats rs;
   const top::Vec6 y0 = top::initialHeavyTopState(c.initial);
   const top::Vec6 ref = top::heavyTopReference(c.top, y0, 0.0, {T}, ro, &rs)[0];
-  const bool root = isRoot(comm);
+  const bool root = rankOf(comm) == 0;
   if (root) {
     std::printf("# errors |(Pi, Gamma)(T) - DOP853(T)|_2 at T = %.6g; reference rtol = atol = %.3g "
                 "(%ld steps, %ld rejected)\n", T, ro.rtol, rs.steps, rs.rejected);
