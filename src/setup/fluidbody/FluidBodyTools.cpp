@@ -83,7 +83,7 @@ int addedMassTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*outd
     f.setConfiguration(initialPoses(c), fluid::Vortices{});
     A = f.addedMass();
   }
-  if (!rankOf(comm) == 0) return kExitOk;
+  if (rankOf(comm) != 0) return kExitOk;
   std::printf("# %s at t = 0\n", deck.file().c_str());
   for (std::size_t j = 0; j < c.bodies.size(); ++j)
     std::printf("# body %zu = %s: mass %.10g, inertia %.10g\n", j, c.bodies[j].name.c_str(),
