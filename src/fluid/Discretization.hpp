@@ -38,8 +38,8 @@ struct BodyNodes {
 };
 
 /// Weights of the bilinear forms whose pose derivatives the gradient needs, for one body pair
-/// (target body P, source body Q): sum_k uM_k^T M_PQ vM_k + sum_k uS_k^T S_PQ vS_k. Each pointer
-/// addresses the N_P (u) or N_Q (v) values of that body.
+/// (target body P, source body Q): sum_k uM_k^T M_PQ vM_k + sum_k uS_k^T S_PQ vS_k. The u pointers
+/// address the target rows' values, the v pointers the N_Q values of the source body.
 struct PairWeights {
   std::vector<std::pair<const double*, const double*>> normal, potential;
 };
@@ -56,22 +56,27 @@ class Discretization {
   virtual const Eigen::MatrixXd& selfNormal(int j) const = 0;
   virtual const Eigen::MatrixXd& selfPotential(int j) const = 0;
 
-  /// The blocks M_PQ and S_PQ (N_P x N_Q, P != Q) of source body Q at pose gQ on the nodes of target
-  /// body P at pose gP, row-major with leading dimensions ldM, ldS; M or S may be null. Accurate for
-  /// any two bodies that do not overlap (a discretization refines close pairs itself).
-  virtual void interaction(int P, const lie::Pose& gP, int Q, const lie::Pose& gQ, double* M, int ldM,
-                           double* S, int ldS) const = 0;
-  /// Target-side pose derivative (d/dtheta_P, d/dy_P) at fixed gQ of the bilinear forms `w`. The
-  /// blocks depend on the relative pose only, so the source side follows by invariance:
+  /// Rows [first, first + count) of the blocks M_PQ and S_PQ (N_P x N_Q, P != Q): source body Q at pose
+  /// gQ on those nodes of target body P at pose gP, row-major with leading dimensions ldM, ldS (row 0
+  /// of the output is node `first`); M or S may be null. Accurate for any two bodies that do not overlap
+  /// (a discretization refines close pairs itself).
+  virtual void interaction(int P, const lie::Pose& gP, int first, int count, int Q, const lie::Pose& gQ,
+                           double* M, int ldM, double* S, int ldS) const = 0;
+  /// Target-side pose derivative (d/dtheta_P, d/dy_P) at fixed gQ of the bilinear forms `w` restricted
+  /// to the rows [first, first + count) of P (the u pointers address node `first`). The blocks depend on
+  /// the relative pose only, so the source side follows by invariance:
   ///   d/dy_Q = -d/dy_P,  d/dtheta_Q = -d/dtheta_P - (y_P - y_Q) x d/dy_P.
-  virtual Eigen::Vector3d interactionGradient(int P, const lie::Pose& gP, int Q, const lie::Pose& gQ,
-                                              const PairWeights& w) const = 0;
+  virtual Eigen::Vector3d interactionGradient(int P, const lie::Pose& gP, int first, int count, int Q,
+                                              const lie::Pose& gQ, const PairWeights& w) const = 0;
 
-  /// At a point z outside body Q (pose gQ), for each node q of body Q: psi_q(z), the stream function
-  /// of unit density at q with the zero-net-source reference at the body centre (fluidbody.md sign:
-  /// u = J grad psi), and dW_q(z) = u - i v. Either output may be null. Accurate down to the distances
-  /// the discretization documents (a vortex close to a body).
-  virtual void pointField(int Q, const lie::Pose& gQ, const Complex& z, double* psi, Complex* dW) const = 0;
+  /// At a point z outside body Q (pose gQ), for the nodes q = first .. first + count - 1 of body Q
+  /// (outputs indexed from 0): psi_q(z), the stream function of unit density at q with the
+  /// zero-net-source reference at the body centre (fluidbody.md sign: u = J grad psi); dOmega_q(z), the
+  /// z-derivative of the referenced complex potential (grad psi = -(Im, Re) dOmega; for densities with
+  /// zero net source on the body, sum sigma_q dOmega_q = u - i v); phi_q(z), the potential. Any output
+  /// may be null. Accurate down to the distances the discretization documents (a vortex close to a body).
+  virtual void pointField(int Q, const lie::Pose& gQ, const Complex& z, int first, int count, double* psi,
+                          Complex* dOmega, double* phi = nullptr) const = 0;
 
   /// Body-frame multipole moments of unit densities (fast multipole operator): column q holds
   /// a_0..a_order with  Omega_q(Z) = a_0 log Z + sum_{k>=1} a_k Z^-k  for |Z| > radius, where

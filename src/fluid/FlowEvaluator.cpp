@@ -1,5 +1,5 @@
-// Field evaluation from the panel densities (fluidbody.md "Fluid quantities", "Panel method"):
-// phi = sum sigma_q phi_q, psi = -sum sigma_q Im Omega_q (branch cut inside the bodies), u = grad phi.
+// Field evaluation from the boundary densities (docs/fluidbody.md "Fluid quantities"):
+// phi = sum sigma_q phi_q, psi = sum sigma_q psi_q (referenced, single valued outside the bodies), u = grad phi.
 #include "fluid/FlowEvaluator.hpp"
 
 #include <mpi.h>
@@ -8,10 +8,9 @@
 
 namespace kirchhoff::fluid {
 
-using panel::Complex;
-
-PointFields evaluateFields(const PanelFluid& fluid, const Vec2& z) {
-  const PanelGeometry& g = fluid.geometry();
+PointFields evaluateFields(const BoundaryFluid& fluid, const Vec2& z) {
+  const Discretization& d = fluid.discretization();
+  const NodeLayout& layout = fluid.layout();
   const int n = fluid.bodyCount();
   const Eigen::MatrixXd& sigma = fluid.densities();
   PointFields f;
@@ -21,27 +20,32 @@ PointFields evaluateFields(const PanelFluid& fluid, const Vec2& z) {
   f.psiB = Eigen::VectorXd::Zero(3 * n);
   f.uB = Eigen::Matrix2Xd::Zero(2, 3 * n);
   const Complex zc = lie::toComplex(z);
-  for (int q = 0; q < g.panels; ++q) {
-    const panel::PotentialTerms pt = panel::potentialTerms(g.seg[q], zc);
-    const panel::StreamTerms st = panel::streamTerms(g.seg[q], zc, g.centre[g.body[q]]);
-    const Vec2 u(pt.dW.real(), -pt.dW.imag());
-    const double psi = -st.omega.imag();
-    const double sI = sigma(q, 3 * n);
-    f.phiI += sI * pt.phi;
-    f.psiI += sI * psi;
-    f.uI += sI * u;
-    // Rigid densities are non-zero on every body (coupling), so loop over all dofs.
-    for (int a = 0; a < 3 * n; ++a) {
-      const double s = sigma(q, a);
-      f.phiB[a] += s * pt.phi;
-      f.psiB[a] += s * psi;
-      f.uB.col(a) += s * u;
+  std::vector<double> psi, phi;
+  std::vector<Complex> dO;
+  for (int Q = 0; Q < n; ++Q) {
+    const int nq = layout.bodySize(Q), o = layout.offset[Q];
+    psi.resize(nq), phi.resize(nq), dO.resize(nq);
+    d.pointField(Q, fluid.poses()[Q], zc, 0, nq, psi.data(), dO.data(), phi.data());
+    for (int k = 0; k < nq; ++k) {
+      const int q = o + k;
+      const Vec2 u(dO[k].real(), -dO[k].imag());
+      const double sI = sigma(q, 3 * n);
+      f.phiI += sI * phi[k];
+      f.psiI += sI * psi[k];
+      f.uI += sI * u;
+      // Rigid densities are non-zero on every body (coupling), so loop over all dofs.
+      for (int a = 0; a < 3 * n; ++a) {
+        const double s = sigma(q, a);
+        f.phiB[a] += s * phi[k];
+        f.psiB[a] += s * psi[k];
+        f.uB.col(a) += s * u;
+      }
     }
   }
   return f;
 }
 
-FlowSample sampleFlow(const PanelFluid& fluid, const Eigen::VectorXd& Xi, double x0, double x1,
+FlowSample sampleFlow(const BoundaryFluid& fluid, const Eigen::VectorXd& Xi, double x0, double x1,
                       int nx, double y0, double y1, int ny, double clearance) {
   FlowSample s;
   const int n = fluid.bodyCount();

@@ -1,4 +1,4 @@
-// Fluid fields of a configured PanelFluid at arbitrary points (fluidbody.md "Fluid quantities"):
+// Fluid fields of a configured BoundaryFluid at arbitrary points (fluidbody.md "Fluid quantities"):
 // potentials phi_I, Phi_B, stream functions psi_gamma, psi_I, Psi_B and velocities u_gamma, u_I,
 // grad Phi_B; and a sampler over a rectangular grid (mask inside bodies) for io/FlowField.
 #pragma once
@@ -7,7 +7,7 @@
 
 #include <Eigen/Dense>
 
-#include "fluid/PanelFluid.hpp"
+#include "fluid/BoundaryFluid.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -22,7 +22,7 @@ struct PointFields {
 };
 
 /// Evaluates every field at z (z must lie in the fluid; inside a body psi has branch cuts).
-PointFields evaluateFields(const PanelFluid& fluid, const Vec2& z);
+PointFields evaluateFields(const BoundaryFluid& fluid, const Vec2& z);
 
 /// Fields sampled on an nx x ny grid over [x0, x1] x [y0, y1], row-major (index iy * nx + ix),
 /// for body velocities Xi: psi_B = <Psi_B, Xi>, (u, v) = u_gamma + u_I + <grad Phi_B, Xi>.
@@ -38,7 +38,7 @@ struct FlowSample {
 };
 
 /// Collective over the fluid's communicator (grid rows split over ranks); result on every rank.
-FlowSample sampleFlow(const PanelFluid& fluid, const Eigen::VectorXd& Xi, double x0, double x1,
+FlowSample sampleFlow(const BoundaryFluid& fluid, const Eigen::VectorXd& Xi, double x0, double x1,
                       int nx, double y0, double y1, int ny, double clearance = 0.0);
 
 }  // namespace kirchhoff::fluid

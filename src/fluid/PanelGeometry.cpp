@@ -65,25 +65,27 @@ void PanelGeometry::place(const std::vector<lie::Pose>& g) {
   if (static_cast<int>(g.size()) != bodies)
     throw ConfigurationError("panel geometry: " + std::to_string(g.size()) + " poses for " +
                              std::to_string(bodies) + " bodies");
-  poses = g;
-  for (int j = 0; j < bodies; ++j) {
-    const lie::Mat2 R = lie::rotation(g[j].theta);
-    centre[j] = lie::toComplex(g[j].y);
-    for (int p = offset[j]; p < offset[j + 1]; ++p) {
-      const Vec2 a = R * start[p] + g[j].y;
-      const Vec2 b = R * start[next[p]] + g[j].y;
-      const Vec2 n = R * normal[p];
-      seg[p].a = lie::toComplex(a);
-      seg[p].b = lie::toComplex(b);
-      seg[p].l = length[p];
-      seg[p].tbar = panel::Complex(-n.y(), -n.x());  // t = J n, conj(t)
-      m[p] = lie::toComplex(R * mid[p] + g[j].y);
-      nu[p] = lie::toComplex(n);
-      ax[p] = a.x();
-      ay[p] = a.y();
-      tbarRe[p] = seg[p].tbar.real();
-      tbarIm[p] = seg[p].tbar.imag();
-    }
+  for (int j = 0; j < bodies; ++j) placeBody(j, g[j]);
+}
+
+void PanelGeometry::placeBody(int j, const lie::Pose& g) {
+  poses[j] = g;
+  const lie::Mat2 R = lie::rotation(g.theta);
+  centre[j] = lie::toComplex(g.y);
+  for (int p = offset[j]; p < offset[j + 1]; ++p) {
+    const Vec2 a = R * start[p] + g.y;
+    const Vec2 b = R * start[next[p]] + g.y;
+    const Vec2 n = R * normal[p];
+    seg[p].a = lie::toComplex(a);
+    seg[p].b = lie::toComplex(b);
+    seg[p].l = length[p];
+    seg[p].tbar = panel::Complex(-n.y(), -n.x());  // t = J n, conj(t)
+    m[p] = lie::toComplex(R * mid[p] + g.y);
+    nu[p] = lie::toComplex(n);
+    ax[p] = a.x();
+    ay[p] = a.y();
+    tbarRe[p] = seg[p].tbar.real();
+    tbarIm[p] = seg[p].tbar.imag();
   }
 }
 

@@ -35,6 +35,8 @@ struct PanelGeometry {
   explicit PanelGeometry(const std::vector<Polygon>& polygons);
   /// Places the panels for the poses (one per body).
   void place(const std::vector<lie::Pose>& g);
+  /// Places body j's panels at pose g.
+  void placeBody(int j, const lie::Pose& g);
   int bodySize(int j) const { return offset[j + 1] - offset[j]; }
 };
 

@@ -1,7 +1,7 @@
-// The augmented panel system (fluidbody.md "Panel method"): dense LU (on several ranks: rows
+// The augmented boundary system (docs/fluidbody.md): dense LU (on several ranks: rows
 // assembled in slabs, gathered, factored redundantly), else GMRES on a MatShell over row slabs with
 // the body self-block inverses as block-Jacobi preconditioner.
-#include "fluid/PanelSystem.hpp"
+#include "fluid/BoundarySystem.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -11,12 +11,12 @@
 
 namespace kirchhoff::fluid {
 
-PanelSystem::PanelSystem(MPI_Comm comm, const PanelGeometry& geometry,
+BoundarySystem::BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
                          const std::vector<Eigen::MatrixXd>& selfBlocks, PanelSolver solver,
                          int directMax, const std::string& prefix)
-    : geometry_(geometry), comm_(comm) {
+    : layout_(layout), comm_(comm) {
   MPI_Comm_size(comm, &ranks_);
-  size_ = geometry.panels + geometry.bodies;
+  size_ = layout.nodes + layout.bodies;
   direct_ = solver == PanelSolver::Direct || (solver == PanelSolver::Auto && size_ <= directMax);
   if (ranks_ == 1) {
     rowBegin_ = 0;
@@ -31,9 +31,9 @@ PanelSystem::PanelSystem(MPI_Comm comm, const PanelGeometry& geometry,
     rowEnd_ = end;
   }
   // Panels of the owned rows (constraint rows are not panels).
-  panelBegin_ = geometry.panels;
+  panelBegin_ = layout.nodes;
   panelEnd_ = 0;
-  for (int p = 0; p < geometry.panels; ++p) {
+  for (int p = 0; p < layout.nodes; ++p) {
     const int r = panelIndex(p);
     if (r >= rowBegin_ && r < rowEnd_) {
       panelBegin_ = std::min(panelBegin_, p);
@@ -43,21 +43,21 @@ PanelSystem::PanelSystem(MPI_Comm comm, const PanelGeometry& geometry,
   if (panelEnd_ <= panelBegin_) panelBegin_ = panelEnd_ = 0;
 
   rows_ = RowMatrix::Zero(rowEnd_ - rowBegin_, size_);
-  for (int j = 0; j < geometry.bodies; ++j) {
-    const int first = panelIndex(geometry.offset[j]), nb = geometry.bodySize(j) + 1;
+  for (int j = 0; j < layout.bodies; ++j) {
+    const int first = panelIndex(layout.offset[j]), nb = layout.bodySize(j) + 1;
     for (int r = std::max(first, rowBegin_); r < std::min(first + nb, rowEnd_); ++r)
       rows_.row(r - rowBegin_).segment(first, nb) = selfBlocks[j].row(r - first);
   }
   if (direct_) {
-    if (geometry.bodies == 1) {
+    if (layout.bodies == 1) {
       // Constant matrix: its explicit inverse turns every solve into one matrix product (faster
       // than two triangular solves with the few right-hand sides of an evaluation).
       factor();
       inverse_ = lu_.inverse();
     }
   } else {
-    for (int j = 0; j < geometry.bodies; ++j) {
-      const int first = panelIndex(geometry.offset[j]), nb = geometry.bodySize(j) + 1;
+    for (int j = 0; j < layout.bodies; ++j) {
+      const int first = panelIndex(layout.offset[j]), nb = layout.bodySize(j) + 1;
       if (first < rowEnd_ && first + nb > rowBegin_) {
         blockBody_.push_back(j);
         blockLu_.emplace_back(selfBlocks[j]);
@@ -67,7 +67,7 @@ PanelSystem::PanelSystem(MPI_Comm comm, const PanelGeometry& geometry,
   }
 }
 
-PanelSystem::~PanelSystem() {
+BoundarySystem::~BoundarySystem() {
   // Destructors must not throw: PETSc errors here are ignored on purpose (nothing to recover).
   if (ksp_) (void)KSPDestroy(&ksp_);
   if (A_) (void)MatDestroy(&A_);
@@ -77,7 +77,7 @@ PanelSystem::~PanelSystem() {
   if (toAll_) (void)VecScatterDestroy(&toAll_);
 }
 
-void PanelSystem::setupKsp(const std::string& prefix) {
+void BoundarySystem::setupKsp(const std::string& prefix) {
   const PetscInt local = rowEnd_ - rowBegin_;
   KIRCHHOFF_PETSC_THROW(VecCreateMPI(comm_, local, size_, &b_));
   KIRCHHOFF_PETSC_THROW(VecDuplicate(b_, &x_));
@@ -99,11 +99,11 @@ void PanelSystem::setupKsp(const std::string& prefix) {
   KIRCHHOFF_PETSC_THROW(PCShellSetContext(pc, this));
   KIRCHHOFF_PETSC_THROW(PCShellSetApply(pc, shellPC));
   KIRCHHOFF_PETSC_THROW(PCShellSetApplyTranspose(pc, shellPCTranspose));
-  KIRCHHOFF_PETSC_THROW(PCShellSetName(pc, "panel body-block LU"));
+  KIRCHHOFF_PETSC_THROW(PCShellSetName(pc, "body-block LU"));
   KIRCHHOFF_PETSC_THROW(KSPSetFromOptions(ksp_));
 }
 
-void PanelSystem::factor() {
+void BoundarySystem::factor() {
   if (ranks_ == 1) {
     lu_.compute(rows_);
     return;
@@ -120,14 +120,14 @@ void PanelSystem::factor() {
   lu_.compute(gathered_);
 }
 
-void PanelSystem::update() {
-  if (direct_ && geometry_.bodies > 1) factor();
+void BoundarySystem::update() {
+  if (direct_ && layout_.bodies > 1) factor();
 }
 
-Eigen::MatrixXd PanelSystem::solve(const Eigen::MatrixXd& rhs, bool transpose) const {
+Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose) const {
   if (direct_) {
     lastIterations_ = 0;
-    if (geometry_.bodies == 1) return transpose ? Eigen::MatrixXd(inverse_.transpose() * rhs) : Eigen::MatrixXd(inverse_ * rhs);
+    if (layout_.bodies == 1) return transpose ? Eigen::MatrixXd(inverse_.transpose() * rhs) : Eigen::MatrixXd(inverse_ * rhs);
     if (transpose) return lu_.transpose().solve(rhs);
     return lu_.solve(rhs);
   }
@@ -164,8 +164,8 @@ Eigen::MatrixXd PanelSystem::solve(const Eigen::MatrixXd& rhs, bool transpose) c
   return out;
 }
 
-PetscErrorCode PanelSystem::shellMult(Mat A, Vec x, Vec y) {
-  PanelSystem* s = nullptr;
+PetscErrorCode BoundarySystem::shellMult(Mat A, Vec x, Vec y) {
+  BoundarySystem* s = nullptr;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &s));
   PetscCall(VecScatterBegin(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
@@ -182,8 +182,8 @@ PetscErrorCode PanelSystem::shellMult(Mat A, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PanelSystem::shellMultTranspose(Mat A, Vec x, Vec y) {
-  PanelSystem* s = nullptr;
+PetscErrorCode BoundarySystem::shellMultTranspose(Mat A, Vec x, Vec y) {
+  BoundarySystem* s = nullptr;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &s));
   const PetscScalar* xl = nullptr;
@@ -199,7 +199,7 @@ PetscErrorCode PanelSystem::shellMultTranspose(Mat A, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PanelSystem::applyBlocks(Vec x, Vec y, bool transpose) const {
+PetscErrorCode BoundarySystem::applyBlocks(Vec x, Vec y, bool transpose) const {
   PetscFunctionBeginUser;
   PetscCall(VecScatterBegin(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
@@ -209,7 +209,7 @@ PetscErrorCode PanelSystem::applyBlocks(Vec x, Vec y, bool transpose) const {
   PetscCall(VecGetArray(y, &yl));
   for (std::size_t k = 0; k < blockBody_.size(); ++k) {
     const int j = blockBody_[k];
-    const int first = panelIndex(geometry_.offset[j]), nb = geometry_.bodySize(j) + 1;
+    const int first = panelIndex(layout_.offset[j]), nb = layout_.bodySize(j) + 1;
     Eigen::Map<const Eigen::VectorXd> r(xf + first, nb);
     const Eigen::VectorXd z = transpose ? Eigen::VectorXd(blockLu_[k].transpose().solve(r))
                                         : Eigen::VectorXd(blockLu_[k].solve(r));
@@ -221,16 +221,16 @@ PetscErrorCode PanelSystem::applyBlocks(Vec x, Vec y, bool transpose) const {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PanelSystem::shellPC(PC pc, Vec x, Vec y) {
-  PanelSystem* s = nullptr;
+PetscErrorCode BoundarySystem::shellPC(PC pc, Vec x, Vec y) {
+  BoundarySystem* s = nullptr;
   PetscFunctionBeginUser;
   PetscCall(PCShellGetContext(pc, &s));
   PetscCall(s->applyBlocks(x, y, false));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode PanelSystem::shellPCTranspose(PC pc, Vec x, Vec y) {
-  PanelSystem* s = nullptr;
+PetscErrorCode BoundarySystem::shellPCTranspose(PC pc, Vec x, Vec y) {
+  BoundarySystem* s = nullptr;
   PetscFunctionBeginUser;
   PetscCall(PCShellGetContext(pc, &s));
   PetscCall(s->applyBlocks(x, y, true));

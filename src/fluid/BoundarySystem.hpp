@@ -1,5 +1,5 @@
-// The augmented panel system of fluidbody.md "Panel method": for every body j,
-//   sum_q M_pq sigma_q + mu_j = b_p (p on body j),   sum_{q on j} l_q sigma_q = 0,
+// The augmented boundary system of docs/fluidbody.md (any discretization): for every body j,
+//   sum_q M_pq sigma_q + mu_j = b_p (p on body j),   sum_{q on j} w_q sigma_q = 0,
 // (zero net source per body), solved by dense LU (small N; on several ranks redundantly, after the
 // distributed assembly) or distributed GMRES preconditioned by the exact inverses of the body
 // self-blocks (PCSHELL), prefix -<prefix>.
@@ -13,7 +13,7 @@
 
 #include <Eigen/Dense>
 
-#include "fluid/PanelGeometry.hpp"
+#include "fluid/NodeLayout.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -27,22 +27,22 @@ enum class PanelSolver { Auto, Direct, Ksp };
 /// Row-major dense block: assembly writes and the matrix-vector products run along rows.
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-class PanelSystem {
+class BoundarySystem {
  public:
   /// `selfBlocks[j]`: the constant augmented self-block of body j, (N_j + 1)^2, rows and
   /// columns [panels of j, multiplier of j].
-  PanelSystem(MPI_Comm comm, const PanelGeometry& geometry,
+  BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
               const std::vector<Eigen::MatrixXd>& selfBlocks, PanelSolver solver, int directMax,
               const std::string& prefix);
-  ~PanelSystem();
-  PanelSystem(const PanelSystem&) = delete;
-  PanelSystem& operator=(const PanelSystem&) = delete;
+  ~BoundarySystem();
+  BoundarySystem(const BoundarySystem&) = delete;
+  BoundarySystem& operator=(const BoundarySystem&) = delete;
 
-  /// Augmented index of panel p, and of the multiplier / constraint of body j.
-  int panelIndex(int p) const { return p + geometry_.body[p]; }
-  int constraintIndex(int j) const { return geometry_.offset[j + 1] + j; }
+  /// Augmented index of node p, and of the multiplier / constraint of body j.
+  int panelIndex(int p) const { return p + layout_.body[p]; }
+  int constraintIndex(int j) const { return layout_.offset[j + 1] + j; }
   int size() const { return size_; }
-  /// Owned augmented rows [rowBegin, rowEnd) and the panels they hold [panelBegin, panelEnd).
+  /// Owned augmented rows [rowBegin, rowEnd) and the nodes they hold [panelBegin, panelEnd).
   int rowBegin() const { return rowBegin_; }
   int rowEnd() const { return rowEnd_; }
   int panelBegin() const { return panelBegin_; }
@@ -71,7 +71,7 @@ class PanelSystem {
   /// LU of the whole matrix (direct path): of rows_ on one rank, of the gathered slabs on several.
   void factor();
 
-  const PanelGeometry& geometry_;
+  NodeLayout layout_;
   MPI_Comm comm_;
   int ranks_ = 1;
   int size_ = 0, rowBegin_ = 0, rowEnd_ = 0, panelBegin_ = 0, panelEnd_ = 0;

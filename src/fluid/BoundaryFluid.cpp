@@ -1,0 +1,400 @@
+// BoundaryFluid: densities sigma_B (3n rigid-motion problems) and sigma_I, then A(g), M_C, W_G and the
+// exact adjoint gradient of F = 1/2 <A Xi,Xi> + W_G + <M_C,Xi> for any discretization.
+//
+// Discrete functional. With M the augmented collocation matrix, S the node potentials, W = diag(w),
+// G_iq = psi_q(gamma_i), beta = B Xi (rigid data, constant in the body frames):
+//   sigma_X = M^-1 beta,  sigma_I = M^-1 b_I,  b_I,p = -<u_gamma(x_p), n_p>,
+//   F = rho ( -1/2 beta^T W S sigma_X + 1/2 K^T G sigma_I + K^T G sigma_X + W_vv ).
+// Adjoint (docs/fluidbody.md "dF = df - lambda^T (dA sigma - db)"):
+//   M^T lambda_X = -1/2 S^T W beta + G^T K,   M^T lambda_I = 1/2 G^T K,
+//   dF/dq = rho ( df/dq|_sigma - lambda_X^T dM sigma_X - lambda_I^T (dM sigma_I - db_I) ).
+// Every entry depends on relative positions only, so body derivatives follow from the z-derivatives
+// by translation and rotation invariance; the identities sum_j dF/dy_j + sum_i dF/dgamma_i = 0 etc.
+// then hold to round-off.
+#include "fluid/BoundaryFluid.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/Error.hpp"
+#include "fluid/PanelKernel.hpp"
+
+namespace kirchhoff::fluid {
+
+using panel::gradIm;
+using panel::gradRe;
+using panel::kInvTwoPi;
+
+namespace {
+const Complex kI(0.0, 1.0);
+
+std::vector<int> bodySizes(const Discretization& d) {
+  std::vector<int> s;
+  for (int j = 0; j < d.bodyCount(); ++j) s.push_back(d.body(j).size());
+  return s;
+}
+}  // namespace
+
+BoundaryFluid::BoundaryFluid(MPI_Comm comm, std::vector<Polygon> outlines, std::unique_ptr<Discretization> disc,
+                             double fluidDensity, const SolverOptions& options, const std::string& prefix)
+    : comm_(comm), outlines_(std::move(outlines)), disc_(std::move(disc)), rho_(fluidDensity),
+      layout_(bodySizes(*disc_)) {
+  if (!(rho_ > 0.0) || !std::isfinite(rho_))
+    throw ConfigurationError("fluid density must be positive, got " + std::to_string(rho_));
+  const int n = bodyCount();
+  if (disc_->bodyCount() != n)
+    throw ConfigurationError("fluid: " + std::to_string(disc_->bodyCount()) + " discretized bodies for " +
+                             std::to_string(n) + " outlines");
+  MPI_Comm_size(comm_, &ranks_);
+  MPI_Comm_rank(comm_, &rank_);
+  const int N = layout_.nodes;
+  weight_.resize(N);
+  B_ = Eigen::MatrixXd::Zero(N, 3 * n);
+  for (int j = 0; j < n; ++j) {
+    const BodyNodes& b = disc_->body(j);
+    for (int k = 0; k < b.size(); ++k) {
+      const int p = layout_.offset[j] + k;
+      weight_[p] = b.weight[k];
+      B_(p, 3 * j) = lie::cross(b.x[k], b.normal[k]);
+      B_(p, 3 * j + 1) = b.normal[k].x();
+      B_(p, 3 * j + 2) = b.normal[k].y();
+    }
+  }
+  addedMass_ = Eigen::MatrixXd::Zero(3 * n, 3 * n);
+  momentum_ = Eigen::VectorXd::Zero(3 * n);
+  sigma_ = Eigen::MatrixXd::Zero(N, 3 * n + 1);
+  mu_ = Eigen::VectorXd::Zero(n);
+  placeNodes(std::vector<lie::Pose>(n));
+  if (n == 0) return;
+  // Augmented self-blocks [M_jj 1; w^T 0] (rows and columns: nodes of j, multiplier of j).
+  std::vector<Eigen::MatrixXd> augmented;
+  for (int j = 0; j < n; ++j) {
+    const int nj = layout_.bodySize(j);
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(nj + 1, nj + 1);
+    A.topLeftCorner(nj, nj) = disc_->selfNormal(j);
+    A.col(nj).head(nj).setOnes();
+    for (int q = 0; q < nj; ++q) A(nj, q) = weight_[layout_.offset[j] + q];
+    augmented.push_back(std::move(A));
+  }
+  system_ = std::make_unique<BoundarySystem>(comm_, layout_, augmented, options.solver, options.directMax,
+                                             prefix);
+  const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+  Srows_ = RowMatrix::Zero(p1 - p0, N);
+  for (int p = p0; p < p1; ++p) {
+    const int j = layout_.body[p], o = layout_.offset[j];
+    Srows_.row(p - p0).segment(o, layout_.bodySize(j)) = disc_->selfPotential(j).row(p - o);
+  }
+  if (n == 1) solveDensities(true, false);  // one body: A and sigma_B are constant in its frame
+}
+
+BoundaryFluid::~BoundaryFluid() = default;
+
+void BoundaryFluid::placeNodes(const std::vector<lie::Pose>& poses) {
+  const int n = bodyCount(), N = layout_.nodes;
+  poses_ = poses;
+  m_.resize(N);
+  nu_.resize(N);
+  centre_.resize(n);
+  for (int j = 0; j < n; ++j) {
+    const lie::Mat2 R = lie::rotation(poses[j].theta);
+    const BodyNodes& b = disc_->body(j);
+    centre_[j] = lie::toComplex(poses[j].y);
+    for (int k = 0; k < b.size(); ++k) {
+      const int p = layout_.offset[j] + k;
+      m_[p] = lie::toComplex(R * b.x[k] + poses[j].y);
+      nu_[p] = lie::toComplex(R * b.normal[k]);
+    }
+  }
+}
+
+void BoundaryFluid::ownedRows(int j, int& first, int& count) const {
+  const int o = layout_.offset[j];
+  const int a = std::max(o, system_->panelBegin()), b = std::min(layout_.offset[j + 1], system_->panelEnd());
+  first = a - o;
+  count = std::max(0, b - a);
+}
+
+void BoundaryFluid::assembleInterBody() {
+  // Owned node rows of body P against the nodes of every other body Q: M_PQ into the system rows,
+  // S_PQ into Srows_.
+  RowMatrix& rows = system_->rows();
+  const int r0 = system_->rowBegin(), p0 = system_->panelBegin();
+  const int ldM = static_cast<int>(rows.cols()), ldS = static_cast<int>(Srows_.cols());
+  for (int P = 0; P < bodyCount(); ++P) {
+    int first = 0, count = 0;
+    ownedRows(P, first, count);
+    if (count == 0) continue;
+    const int p = layout_.offset[P] + first;
+    for (int Q = 0; Q < bodyCount(); ++Q) {
+      if (Q == P) continue;
+      const int q0 = layout_.offset[Q];
+      disc_->interaction(P, poses_[P], first, count, Q, poses_[Q],
+                         &rows(system_->panelIndex(p) - r0, system_->panelIndex(q0)), ldM,
+                         &Srows_(p - p0, q0), ldS);
+    }
+  }
+}
+
+void BoundaryFluid::assembleVortexTerms() {
+  // G_iq = psi_q(gamma_i) and dOmega_q/dz at gamma_i for the owned nodes, then summed over ranks
+  // (each entry comes from exactly one rank, so the sum is exact).
+  const int m = vortices_.size(), N = layout_.nodes;
+  G_ = Eigen::MatrixXd::Zero(m, N);
+  dG_ = Eigen::MatrixXcd::Zero(m, N);
+  if (m == 0 || N == 0) return;
+  std::vector<double> psi;
+  std::vector<Complex> dO;
+  for (int Q = 0; Q < bodyCount(); ++Q) {
+    int first = 0, count = 0;
+    ownedRows(Q, first, count);
+    if (count == 0) continue;
+    psi.resize(count);
+    dO.resize(count);
+    const int q0 = layout_.offset[Q] + first;
+    for (int i = 0; i < m; ++i) {
+      disc_->pointField(Q, poses_[Q], lie::toComplex(vortices_.gamma[i]), first, count, psi.data(), dO.data());
+      for (int k = 0; k < count; ++k) {
+        G_(i, q0 + k) = psi[k];
+        dG_(i, q0 + k) = dO[k];
+      }
+    }
+  }
+  if (ranks_ > 1) {
+    MPI_Allreduce(MPI_IN_PLACE, G_.data(), m * N, MPI_DOUBLE, MPI_SUM, comm_);
+    MPI_Allreduce(MPI_IN_PLACE, dG_.data(), 2 * m * N, MPI_DOUBLE, MPI_SUM, comm_);
+  }
+}
+
+void BoundaryFluid::imageData() {
+  // b_I,p = -<u_gamma(x_p), n_p> = -Re(conj(u_gamma) nu_p), conj(u_gamma)(z) = -i sum K_i / (2 pi (z - gamma_i)).
+  const int N = layout_.nodes, m = vortices_.size();
+  bI_.resize(N);
+  for (int p = 0; p < N; ++p) {
+    double vr = 0.0, vi = 0.0;  // sum K_i / (z - gamma_i) = sum K_i conj(d) / |d|^2
+    for (int i = 0; i < m; ++i) {
+      const double dx = m_[p].real() - vortices_.gamma[i].x();
+      const double dy = m_[p].imag() - vortices_.gamma[i].y();
+      const double k = vortices_.K[i] / (dx * dx + dy * dy);
+      vr += k * dx;
+      vi -= k * dy;
+    }
+    const Complex V = -kI * kInvTwoPi * Complex(vr, vi);
+    bI_[p] = -(V * nu_[p]).real();
+  }
+}
+
+Eigen::MatrixXd BoundaryFluid::rightHandSides(bool rigid, bool image) const {
+  // Augmented right-hand sides: rigid data of each body dof (3n columns), then b_I (one column).
+  const int n = bodyCount(), N = layout_.nodes, c = rigid ? 3 * n : 0;
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), c + (image ? 1 : 0));
+  for (int p = 0; p < N; ++p) {
+    const int r = system_->panelIndex(p);
+    if (rigid)
+      for (int k = 0; k < 3; ++k) R(r, 3 * layout_.body[p] + k) = B_(p, 3 * layout_.body[p] + k);
+    if (image) R(r, c) = bI_[p];
+  }
+  return R;
+}
+
+void BoundaryFluid::solveDensities(bool rigid, bool image) {
+  // One solve with all right-hand sides: sigma_B (3n columns, when the poses changed) and sigma_I.
+  const int n = bodyCount(), N = layout_.nodes;
+  const Eigen::MatrixXd X = system_->solve(rightHandSides(rigid, image));
+  if (image) {
+    const int c = rigid ? 3 * n : 0;
+    for (int p = 0; p < N; ++p) sigma_(p, 3 * n) = X(system_->panelIndex(p), c);
+    for (int j = 0; j < n; ++j) mu_[j] = X(system_->constraintIndex(j), c);
+  }
+  if (!rigid) return;
+  for (int p = 0; p < N; ++p) sigma_.row(p).head(3 * n) = X.row(system_->panelIndex(p)).head(3 * n);
+  // A = -(B^T W S) Sigma_B over the owned rows, summed over ranks, symmetrized. B has three entries
+  // per row, so B^T W S costs 3 N^2 (instead of the 2 N^2 3n of S Sigma_B first).
+  const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+  LBS_ = Eigen::MatrixXd::Zero(3 * n, N);  // also gives S^T W beta in the gradient
+  for (int p = p0; p < p1; ++p) {
+    const int j = layout_.body[p];
+    for (int k = 0; k < 3; ++k) LBS_.row(3 * j + k) += (weight_[p] * B_(p, 3 * j + k)) * Srows_.row(p - p0);
+  }
+  Eigen::MatrixXd A = -LBS_ * sigma_.leftCols(3 * n);
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, A.data(), 9 * n * n, MPI_DOUBLE, MPI_SUM, comm_);
+  addedMass_ = rho_ * 0.5 * (A + A.transpose());
+  asymmetry_ = (A - A.transpose()).cwiseAbs().maxCoeff() / std::max(A.cwiseAbs().maxCoeff(), 1e-300);
+}
+
+bool BoundaryFluid::samePoses(const std::vector<lie::Pose>& poses) const {
+  if (poses.empty() || poses.size() != assembledPoses_.size()) return false;
+  for (std::size_t j = 0; j < poses.size(); ++j)
+    if (!(poses[j].theta == assembledPoses_[j].theta && poses[j].y == assembledPoses_[j].y)) return false;
+  return true;
+}
+
+void BoundaryFluid::setConfiguration(const std::vector<lie::Pose>& poses, const Vortices& vortices) {
+  const int n = bodyCount(), m = vortices.size();
+  if (static_cast<int>(vortices.K.size()) != m)
+    throw ConfigurationError("vortices: " + std::to_string(m) + " positions but " +
+                             std::to_string(vortices.K.size()) + " circulations");
+  if (static_cast<int>(poses.size()) != n)
+    throw ConfigurationError("fluid: " + std::to_string(poses.size()) + " poses for " + std::to_string(n) +
+                             " bodies");
+  // Several bodies: the inter-body blocks, their factorization and sigma_B depend on the poses only,
+  // so a call with bitwise the same poses (finite-difference columns of vortex coordinates) keeps them.
+  const bool moved = n > 1 && !samePoses(poses);
+  placeNodes(poses);
+  vortices_ = vortices;
+  // Vortex-vortex part of W_G, pair rows split over ranks.
+  const int i0 = static_cast<int>(static_cast<long>(m) * rank_ / ranks_);
+  const int i1 = static_cast<int>(static_cast<long>(m) * (rank_ + 1) / ranks_);
+  double wvv = vortexInteraction(vortices_, i0, i1);
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, &wvv, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  if (n == 0) {
+    routh_ = rho_ * wvv;
+    return;
+  }
+  double t0 = MPI_Wtime();
+  if (moved) {
+    assembledPoses_.clear();  // none valid until the new factorization is in place
+    assembleInterBody();
+  }
+  assembleVortexTerms();
+  imageData();
+  double t1 = MPI_Wtime();
+  if (moved) {
+    system_->update();
+    assembledPoses_ = poses;
+  }
+  solveDensities(moved, true);
+  timings_.assembly = t1 - t0;
+  timings_.solve = MPI_Wtime() - t1;
+  if (m > 0) {
+    const Eigen::Map<const Eigen::VectorXd> K(vortices_.K.data(), m);
+    const Eigen::RowVectorXd KG = K.transpose() * G_;
+    momentum_ = rho_ * (KG * sigma_.leftCols(3 * n)).transpose();
+    routh_ = rho_ * (0.5 * KG.dot(sigma_.col(3 * n)) + wvv);
+  } else {
+    momentum_.setZero();
+    routh_ = 0.0;
+  }
+}
+
+double BoundaryFluid::lagrangianValue(const Eigen::VectorXd& Xi) const {
+  return 0.5 * Xi.dot(addedMass_ * Xi) + routh_ + momentum_.dot(Xi);
+}
+
+void BoundaryFluid::addPairGradient(const Eigen::VectorXd& lamX, const Eigen::VectorXd& lamI,
+                                    const Eigen::VectorXd& sigX, const Eigen::VectorXd& sigI,
+                                    const Eigen::VectorXd& beta, Eigen::VectorXd& grad) const {
+  // Weights of the inter-body entries: -(lamX_p sigX_q + lamI_p sigI_q) on dM_pq, -1/2 beta_p w_p sigX_q
+  // on dS_pq. The discretization gives body P's (target) derivatives; body Q's follow by invariance.
+  const Eigen::VectorXd uX = -lamX, uI = -lamI;
+  const Eigen::VectorXd uS = -0.5 * beta.cwiseProduct(Eigen::Map<const Eigen::VectorXd>(weight_.data(), layout_.nodes));
+  for (int P = 0; P < bodyCount(); ++P) {
+    int first = 0, count = 0;
+    ownedRows(P, first, count);
+    if (count == 0) continue;
+    const int p = layout_.offset[P] + first;
+    for (int Q = 0; Q < bodyCount(); ++Q) {
+      if (Q == P) continue;
+      const int q0 = layout_.offset[Q];
+      PairWeights w;
+      w.normal = {{uX.data() + p, sigX.data() + q0}, {uI.data() + p, sigI.data() + q0}};
+      w.potential = {{uS.data() + p, sigX.data() + q0}};
+      const Eigen::Vector3d g = disc_->interactionGradient(P, poses_[P], first, count, Q, poses_[Q], w);
+      const Vec2 cy = g.tail<2>();
+      const Vec2 armPQ = lie::Jrot(poses_[P].y - poses_[Q].y);
+      grad[3 * P] += g[0];
+      grad.segment<2>(3 * P + 1) += cy;
+      grad[3 * Q] -= g[0] + cy.dot(armPQ);
+      grad.segment<2>(3 * Q + 1) -= cy;
+    }
+  }
+}
+
+Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
+  const int n = bodyCount(), m = vortices_.size(), N = layout_.nodes;
+  if (Xi.size() != 3 * n)
+    throw ConfigurationError("lagrangianGradient: Xi has " + std::to_string(Xi.size()) +
+                             " entries, expected " + std::to_string(3 * n));
+  const double t0 = MPI_Wtime();
+  Eigen::VectorXd grad = Eigen::VectorXd::Zero(3 * n + 2 * m);
+  Eigen::Map<Eigen::VectorXd> gv(grad.data() + 3 * n, 2 * m);
+  const int i0 = static_cast<int>(static_cast<long>(m) * rank_ / ranks_);
+  const int i1 = static_cast<int>(static_cast<long>(m) * (rank_ + 1) / ranks_);
+  addVortexInteractionGradient(vortices_, i0, i1, gv);
+  if (n > 0) {
+    const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+    const Eigen::VectorXd beta = B_ * Xi;
+    const Eigen::VectorXd sigX = sigma_.leftCols(3 * n) * Xi;
+    const Eigen::VectorXd sigI = sigma_.col(3 * n);
+    Eigen::VectorXd GtK = Eigen::VectorXd::Zero(N);
+    if (m > 0) GtK = G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m);
+    // S^T W beta = (B^T W S)^T Xi over the owned rows, summed over ranks.
+    Eigen::VectorXd StLb = LBS_.transpose() * Xi;
+    if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, StLb.data(), N, MPI_DOUBLE, MPI_SUM, comm_);
+    Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), 2);
+    for (int p = 0; p < N; ++p) {
+      const int r = system_->panelIndex(p);
+      R(r, 0) = -0.5 * StLb[p] + GtK[p];
+      R(r, 1) = 0.5 * GtK[p];
+    }
+    const Eigen::MatrixXd Lam = system_->solve(R, true);
+    Eigen::VectorXd lamX(N), lamI(N);
+    for (int p = 0; p < N; ++p) {
+      lamX[p] = Lam(system_->panelIndex(p), 0);
+      lamI[p] = Lam(system_->panelIndex(p), 1);
+    }
+    if (n > 1) addPairGradient(lamX, lamI, sigX, sigI, beta, grad);
+    for (int i = 0; i < m; ++i) {
+      const double K = vortices_.K[i];
+      const Complex g = lie::toComplex(vortices_.gamma[i]);
+      Vec2 gi = Vec2::Zero();
+      // d/dq of K^T G (sigma_X + sigma_I / 2): psi_q(gamma_i), node q on body Q.
+      for (int q = p0; q < p1; ++q) {
+        const int Q = layout_.body[q];
+        const double w = K * (sigX[q] + 0.5 * sigI[q]);
+        const Complex dO = dG_(i, q);
+        const Vec2 gz = -gradIm(dO);  // d psi / d gamma_i
+        gi += w * gz;
+        grad.segment<2>(3 * Q + 1) -= w * gz;
+        grad[3 * Q] += w * (dO * kI * (g - centre_[Q])).imag();
+      }
+      // lambda_I^T d b_I: b_I,p = -Re(V(x_p) nu_p), V = -i sum K / (2 pi (z - gamma)).
+      for (int p = p0; p < p1; ++p) {
+        const int P = layout_.body[p];
+        const Complex d = m_[p] - g, nu = nu_[p];
+        const Complex k = K * kInvTwoPi / (d * d);
+        const Complex Vi = -kI * K * kInvTwoPi / d;
+        const double w = lamI[p];
+        const Vec2 gg = gradRe(kI * k * nu);  // d b_p / d gamma_i
+        gi += w * gg;
+        grad.segment<2>(3 * P + 1) -= w * gg;
+        grad[3 * P] -= w * ((kI * k * kI * (m_[p] - centre_[P]) * nu).real() + (Vi * kI * nu).real());
+      }
+      grad.segment<2>(3 * n + 2 * i) += gi;
+    }
+  }
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, grad.data(), grad.size(), MPI_DOUBLE, MPI_SUM, comm_);
+  timings_.gradient = MPI_Wtime() - t0;
+  return rho_ * grad;
+}
+
+std::vector<lie::Vec2> BoundaryFluid::vortexVelocities(const Eigen::VectorXd& Xi) const {
+  // u(gamma_i) = u_gamma (no self term) + sum_q s_q dOmega_q(gamma_i) with s = sigma_B Xi + sigma_I:
+  // the referenced dOmega of the last setConfiguration (s has zero net source on every body).
+  const int n = bodyCount(), m = vortices_.size(), N = layout_.nodes;
+  std::vector<Vec2> u(m);
+  Eigen::VectorXd s = Eigen::VectorXd::Zero(N);
+  if (n > 0) s = sigma_.leftCols(3 * n) * Xi + sigma_.col(3 * n);
+  for (int i = 0; i < m; ++i) {
+    u[i] = biotSavart(vortices_, vortices_.gamma[i], i);
+    Complex w(0.0, 0.0);  // sum s_q dOmega_q = u - i v
+    for (int q = 0; q < N; ++q) w += s[q] * dG_(i, q);
+    u[i] += Vec2(w.real(), -w.imag());
+  }
+  return u;
+}
+
+std::vector<double> BoundaryFluid::imageFluxDefect() const {
+  return std::vector<double>(mu_.data(), mu_.data() + mu_.size());
+}
+
+}  // namespace kirchhoff::fluid

@@ -1,0 +1,115 @@
+// The Fluid of docs/fluidbody.md for any boundary discretization: the Neumann solves for phi_B (3n
+// rigid-motion problems) and phi_I, then A(g), M_C, W_G and the exact adjoint gradient of
+// F = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> over q (docs/fluidbody.md "Fluid quantities", "Time stepping").
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "fluid/BoundarySystem.hpp"
+#include "fluid/Discretization.hpp"
+#include "fluid/Fluid.hpp"
+#include "fluid/Polygon.hpp"
+
+namespace kirchhoff::fluid {
+
+/// How the boundary system is solved (options -<prefix>solver, -<prefix>direct_max).
+struct SolverOptions {
+  PanelSolver solver = PanelSolver::Auto;
+  int directMax = 2048;  ///< largest N + n solved by dense LU (Auto)
+};
+
+class BoundaryFluid : public Fluid {
+ public:
+  /// `outlines`: the bodies' polygon outlines (masks of the flow sampler); `disc` the discretization of
+  /// the same bodies. KSP options: -<prefix>ksp_*, -<prefix>pc_*.
+  BoundaryFluid(MPI_Comm comm, std::vector<Polygon> outlines, std::unique_ptr<Discretization> disc,
+                double fluidDensity, const SolverOptions& options, const std::string& prefix);
+  ~BoundaryFluid() override;
+
+  int bodyCount() const override { return static_cast<int>(outlines_.size()); }
+  void setConfiguration(const std::vector<lie::Pose>& poses, const Vortices& vortices) override;
+  Eigen::MatrixXd addedMass() const override { return addedMass_; }
+  Eigen::VectorXd vortexMomentum() const override { return momentum_; }
+  double kirchhoffRouth() const override { return routh_; }
+  Eigen::VectorXd lagrangianGradient(const Eigen::VectorXd& Xi) override;
+  std::vector<lie::Vec2> vortexVelocities(const Eigen::VectorXd& Xi) const override;
+
+  /// F(q) = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> at the current configuration.
+  double lagrangianValue(const Eigen::VectorXd& Xi) const;
+
+  const Discretization& discretization() const { return *disc_; }
+  const std::vector<Polygon>& bodies() const { return outlines_; }
+  const std::vector<lie::Pose>& poses() const { return poses_; }
+  const Vortices& vortices() const { return vortices_; }
+  double fluidDensity() const { return rho_; }
+  int nodeCount() const { return layout_.nodes; }
+  int panelCount() const { return layout_.nodes; }
+  const NodeLayout& layout() const { return layout_; }
+  /// Source densities (unit density, rho not included): column a = 0..3n-1 solves the rigid
+  /// data of body dof a, column 3n the image problem phi_I.
+  const Eigen::MatrixXd& densities() const { return sigma_; }
+  /// Multipliers mu_j of the phi_I solve: the mean normal flux the discrete data -<u_gamma, n>
+  /// carries through body j (zero for exact data; a quadrature-error diagnostic).
+  std::vector<double> imageFluxDefect() const;
+  /// |A_raw - A_raw^T|_max / |A_raw|_max of the discrete added mass before symmetrization
+  /// (a discretization-consistency diagnostic; zero in the continuum).
+  double addedMassAsymmetry() const { return asymmetry_; }
+  /// Wall seconds of the last setConfiguration: influence assembly (inter-body entries and vortex
+  /// terms) and factorization + all forward solves; and of the last lagrangianGradient.
+  struct Timings {
+    double assembly = 0.0, solve = 0.0, gradient = 0.0;
+  };
+  const Timings& timings() const { return timings_; }
+  bool directSolver() const { return system_ ? system_->direct() : true; }
+  int lastIterations() const { return system_ ? system_->lastIterations() : 0; }
+  MPI_Comm comm() const { return comm_; }
+
+ private:
+  void placeNodes(const std::vector<lie::Pose>& poses);
+  void assembleInterBody();
+  void assembleVortexTerms();
+  void imageData();
+  Eigen::MatrixXd rightHandSides(bool rigid, bool image) const;
+  void solveDensities(bool rigid, bool image);
+  bool samePoses(const std::vector<lie::Pose>& poses) const;
+  /// Owned rows of body j: [first, first + count) of its nodes (count 0 if none).
+  void ownedRows(int j, int& first, int& count) const;
+  void addPairGradient(const Eigen::VectorXd& lamX, const Eigen::VectorXd& lamI,
+                       const Eigen::VectorXd& sigX, const Eigen::VectorXd& sigI,
+                       const Eigen::VectorXd& beta, Eigen::VectorXd& grad) const;
+
+  MPI_Comm comm_;
+  std::vector<Polygon> outlines_;
+  std::unique_ptr<Discretization> disc_;
+  double rho_;
+  NodeLayout layout_;
+  std::unique_ptr<BoundarySystem> system_;
+  // Nodes: body-frame weights and rigid data (constant), spatial positions and normals (per pose).
+  std::vector<double> weight_;
+  std::vector<lie::Pose> poses_;
+  std::vector<Complex> m_, nu_, centre_;
+  RowMatrix Srows_;                // owned node rows of S (self-blocks constant, rest per pose)
+  Eigen::MatrixXd B_;              // N x 3n rigid data
+  Eigen::VectorXd bI_;             // N: image data -<u_gamma, n> at the nodes
+  Eigen::MatrixXd LBS_;            // 3n x N: B^T W S over the owned rows (with sigma_B, per pose)
+  std::vector<lie::Pose> assembledPoses_;  // poses of the assembled inter-body blocks (n > 1; empty: none)
+  Vortices vortices_;
+  Eigen::MatrixXd sigma_;          // N x (3n + 1)
+  Eigen::VectorXd mu_;             // multipliers of the phi_I solve
+  Eigen::MatrixXd G_;              // m x N: psi of node q at vortex i (unit density)
+  Eigen::MatrixXcd dG_;            // m x N: dOmega/dz of node q at vortex i
+  Eigen::MatrixXd addedMass_;
+  Eigen::VectorXd momentum_;
+  double routh_ = 0.0;
+  double asymmetry_ = 0.0;
+  Timings timings_;
+  int ranks_ = 1, rank_ = 0;
+};
+
+}  // namespace kirchhoff::fluid
