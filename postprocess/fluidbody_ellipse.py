@@ -23,6 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fluidbody_common as fc  # noqa: E402
+from kirchhoff import cli  # noqa: E402
 import fluidbody_trajectories as ft  # noqa: E402
 
 
@@ -64,4 +65,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(cli.main(main))
