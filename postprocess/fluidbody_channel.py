@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A vortex pair through a channel of flat bodies (seed 000 Fig. 5): before, after, wall separation.
+"""A vortex pair through a channel of flat bodies (Weissmann 2014, Fig. 5): before, after, wall separation.
 
 Reads RUN/snapshots.h5 of a run of input/fluidbody_channel.yaml (four plates, two per wall) and
 draws the bodies and vortices at the first snapshot (left) and the last (right, with the vortex

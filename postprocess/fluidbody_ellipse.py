@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Ellipse + point vortex (seed 000 Fig. 4): energy over time and the trajectories.
+"""Ellipse + point vortex (Weissmann 2014, Fig. 4): energy over time and the trajectories.
 
 Reads RUN/invariants.h5 (energy, min_body_vortex_distance) and RUN/snapshots.h5 of a run of
 input/fluidbody_ellipse_vortex.yaml and draws the relative energy error (E - E0)/|E0| over time

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Energy oscillation against the time step (seed 000 Fig. 3: disk + vortex at dt 0.025, 0.1, 0.25).
+"""Energy oscillation against the time step (Weissmann 2014, Fig. 3: disk + vortex at dt 0.025, 0.1, 0.25).
 
 Reads the energy column of RUN/invariants.h5 for each run (a sweep folder stands for its case*
 folders, e.g. the output of input/fluidbody_disk_vortex_energy.yaml) and draws the relative energy

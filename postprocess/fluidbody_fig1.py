@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Seed 000 Fig. 1 from `kirchhoff-fluidbody --flow-field DECK`: stream lines of u_gamma and u_gamma + u_I.
+"""Weissmann 2014, Fig. 1 from `kirchhoff-fluidbody --flow-field DECK`: stream lines of u_gamma, u_gamma + u_I.
 
 Draws the two panels of postprocess/streamlines.py (same reader and panels) as a compact palette
 PNG, and checks the boundary condition the right panel shows: on the ring of fluid grid points

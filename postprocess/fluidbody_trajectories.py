@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Body-centre and vortex trajectories of fluidbody runs (seed 000 Fig. 2: the disk + vortex dance).
+"""Body-centre and vortex trajectories of fluidbody runs (Weissmann 2014, Fig. 2: the disk + vortex dance).
 
 Each OUTDIR (a run folder with snapshots.h5; a sweep folder stands for its case* folders) gets one
 panel: the trajectory of every body centre (from the snapshots' `centres` mesh) and of every vortex,

@@ -1,7 +1,7 @@
 """Shared helpers of the slosh post-processing scripts (docs/slosh.md): the log (energy = E - E_rest,
 vehicle_energy, momentum_balance, q, qdot, mass, min_depth, min_stretch) and the `surface`
 snapshots ((x, h) points; docs/output.md) through kirchhoff.load, the initial depth of a deck, and
-the roots of the linear relation nu = omega^2 [m_v + m_f tan(kL/2)/(kL/2)], k = omega / c (SL-14).
+the roots of the linear relation nu = omega^2 [m_v + m_f tan(kL/2)/(kL/2)], k = omega / c (SL-15).
 """
 import numpy as np
 from scipy.optimize import brentq

@@ -1,6 +1,6 @@
 // The Fluid of fluidbody.md by constant-strength source panels ("Panel method"): added mass A(g),
 // vortex momentum M_C, Kirchhoff–Routh function W_G and the exact adjoint gradient of
-// F = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> over q (seed 000 eqs. 47, 50, 61; fluidbody.md "Time stepping").
+// F = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> over q (docs/fluidbody.md (FB-7), (FB-9), (FB-10), (FB-20)-(FB-22)).
 #pragma once
 
 #include <mpi.h>
