@@ -5,7 +5,7 @@ docs/output.md), periods of an oscillation, colours, palette PNGs. Files are rea
 import numpy as np
 
 import kirchhoff
-from kirchhoff import cli
+from kirchhoff import cli, plot
 from kirchhoff.snapshots import group_names as snapshot_groups  # noqa: F401 (used by the figure tests)
 from kirchhoff.snapshots import outlines_from_group as _outlines  # noqa: F401
 
@@ -95,21 +95,8 @@ def vortex_colour(k):
 
 
 def save_png(fig, path, dpi=100, colours=128):
-    """Saves `fig` as a palette PNG (at most `colours` colours, octree quantization, which keeps
-    small saturated marks such as the vortex dots): line plots keep their look at a third to a fifth
-    of the size of a full-colour PNG. Falls back to a plain savefig without PIL."""
-    try:
-        import io
-
-        from PIL import Image
-    except ImportError:
-        fig.savefig(path, dpi=dpi)
-        return
-    buf = io.BytesIO()
-    fig.savefig(buf, dpi=dpi, format="png")
-    buf.seek(0)
-    img = Image.open(buf).convert("RGB").quantize(colors=colours, method=Image.Quantize.FASTOCTREE)
-    img.save(path, optimize=True)
+    """A palette PNG (kirchhoff.plot.save_png)."""
+    plot.save_png(fig, path, dpi, colours)
 
 
 def figure_parser(doc, default_png):

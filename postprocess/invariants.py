@@ -23,10 +23,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
 import kirchhoff  # noqa: E402
-from kirchhoff import cli  # noqa: E402
+from kirchhoff import cli, plot as kplot  # noqa: E402
 
 
 def error_against_initial(v):
@@ -104,21 +105,37 @@ def draw_values(ax, t, s):
     ax.plot(t, v, lw=0.9, color="tab:purple", label=s.description or s.name)
     if np.all(v > 0) and v.max() > 100 * v.min():
         ax.set_yscale("log")
+    else:  # plain tick labels: no offset or multiplier text over the title
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%.3g"))
     ax.set_ylabel(s.label, fontsize=8)
 
 
+def smoothed(v, window, reduce):
+    """Block reduction (mean or max) of v over `window` rows, at the blocks' last rows."""
+    if window <= 1:
+        return np.arange(len(v)), v
+    n = len(v) // window * window
+    blocks = v[:n].reshape(-1, window)
+    return np.arange(window - 1, n, window), reduce(blocks, axis=1)
+
+
 def draw_solver(ax, t, log, names):
+    """Counts (left) and residuals (right, log); long logs in blocks of rows // 200 rows (counts
+    averaged, residuals their maximum), so the panel stays readable."""
     counts = [n for n in names if "residual" not in n]
     residuals = [n for n in names if "residual" in n]
+    window = max(1, len(t) // 200)
+    per = f", mean of {window} rows" if window > 1 else ""
     for k, n in enumerate(counts):
-        ax.step(t, np.asarray(log[n]), where="post", lw=0.9, color=f"C{k}", label=n)
+        i, v = smoothed(np.asarray(log[n], dtype=float), window, np.mean)
+        ax.step(t[i], v, where="post", lw=0.9, color=f"C{k}", label=n + per)
     ax.set_ylabel("count", fontsize=8)
     if residuals:
         ax2 = ax.twinx()
         for k, n in enumerate(residuals):
-            r = np.asarray(log[n], dtype=float)
-            ax2.semilogy(t, np.where(r > 0, r, np.nan), lw=0.7, ls="--", color=f"C{len(counts) + k}",
-                         label=f"{n} (right)")
+            i, r = smoothed(np.asarray(log[n], dtype=float), window, np.max)
+            ax2.semilogy(t[i], np.where(r > 0, r, np.nan), lw=0.7, ls="--", color=f"C{len(counts) + k}",
+                         label=f"{n} (right{', max of %d rows' % window if window > 1 else ''})")
         ax2.set_ylabel("residual", fontsize=8)
         ax2.tick_params(labelsize=8)
         h1, l1 = ax.get_legend_handles_labels()
@@ -175,7 +192,7 @@ def plot(run, names, out, dpi):
             ax.legend(handles, labels, fontsize=7.5, loc="upper left", bbox_to_anchor=(1.0 if kind == "conserved" else 1.06, 1.0),
                       frameon=False, borderaxespad=0.2)
     fig.suptitle(f"{run.name} ({run.model}): {len(t)} log rows, t = {t[0]:g} .. {t[-1]:g}", fontsize=11)
-    fig.savefig(out, dpi=dpi)
+    kplot.save_png(fig, out, dpi)
     plt.close(fig)
 
 
