@@ -8,8 +8,12 @@ IN=${KIRCHHOFF_SOURCE_DIR:?set by ctest}/input
 OUT=${1:?usage: make_runs.sh DIR}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_ess_singleton_isolated=1
 rm -rf "$OUT"
-mkdir -p "$OUT/decks"
+mkdir -p "$OUT/decks" "$OUT/.ompi"
 cd "$OUT"
+# A private OpenMPI session folder: singleton runs of concurrent ctest jobs otherwise share one
+# under /tmp and collide (MPI-IO's shared-file-pointer component fails to open its file there).
+export OMPI_MCA_orte_tmpdir_base="$OUT/.ompi"
+trap 'rm -rf "$OUT/.ompi"' EXIT
 # run DRIVER DECK OUTDIR [driver options]: one run, its output kept in OUTDIR.log
 run() {
   local driver=$1 deck=$2 dir=$3; shift 3
@@ -52,4 +56,4 @@ run damped "$IN/damped_elastic_pendulum.yaml" elastic --steps 100
 # slosh: small amplitude with surface snapshots.
 run slosh "$(deck slosh_small 's/snapshot_interval: 800/snapshot_interval: 100/' 's/log_interval: 4 /log_interval: 1 /')" \
     slosh --steps 800
-echo "runs in $OUT: $(ls -d */ | tr -d / | tr '\n' ' ')"
+echo "runs in $OUT: $(ls -d -- */ | tr -d / | tr '\n' ' ')"
