@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages of the one-machine SLURM used by tests/slurm/fixture.sh and
-# tests/regression/slurm_*.sh (docs/toolchain.md "SLURM on one machine"). Idempotent: a no-op
+# tests/regression/slurm_*.sh (docs/running.md "SLURM on one machine"). Idempotent: a no-op
 # when all are present. Never fails the CI run: without the packages the SLURM tests skip (77).
 set -uo pipefail
 packages=(slurmctld slurmd slurm-client munge)

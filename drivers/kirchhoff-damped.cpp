@@ -1,5 +1,5 @@
 // kirchhoff-damped: Rayleigh-damped Hamiltonian systems and the double-bracket dissipative rigid body
-// (seeds 003, 004; docs/damped.md). All of main() is the shared run loop; the model comes from setup/damped.
+// (docs/damped.md). All of main() is the shared run loop; the model comes from setup/damped.
 #include "setup/damped/DampedSetup.hpp"
 
 int main(int argc, char** argv) {

@@ -1,4 +1,4 @@
-// kirchhoff-fluidbody: rigid bodies + point vortices in an ideal 2D fluid (seed 000).
+// kirchhoff-fluidbody: rigid bodies + point vortices in an ideal 2D fluid (Weißmann 2014; docs/fluidbody.md).
 // All of main() is the shared run loop; the model and its deck keys come from setup/fluidbody.
 #include "setup/fluidbody/FluidBodySetup.hpp"
 

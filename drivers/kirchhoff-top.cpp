@@ -1,5 +1,5 @@
 // kirchhoff-top: the heavy top by the collective Lie–Poisson integrator and three comparison schemes
-// (seed 002, docs/heavytop.md). All of main() is the shared run loop; the model comes from setup/top.
+// (Ohsawa 2019; docs/heavytop.md). All of main() is the shared run loop; the model comes from setup/top.
 #include "setup/top/TopSetup.hpp"
 
 int main(int argc, char** argv) {

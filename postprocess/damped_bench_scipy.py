@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """scipy side of the damped-pendulum benchmark (docs/damped.md; compare `bench_damped scipy`).
 
-  damped_bench_scipy.py [KIRCHHOFF_Q KIRCHHOFF_P]
+    damped_bench_scipy.py [KIRCHHOFF_Q KIRCHHOFF_P]
 
 Damped pendulum q' = p, p' = -sin q - eps p, eps = 0.01, (q0, p0) = (1.5, 0), T = 500, solved by
 scipy.integrate.solve_ivp (DOP853 and RK45 at rtol = atol = 1e-6, 1e-9, 1e-12) and by Phi_2S in
@@ -15,6 +15,8 @@ import time
 
 import numpy as np
 from scipy.integrate import solve_ivp
+
+from kirchhoff import cli
 
 EPS, T, Q0, P0 = 0.01, 500.0, 1.5, 0.0
 
@@ -44,11 +46,17 @@ def phi_2s(h):
     return np.array([q, p])
 
 
-def main():
+def main(argv):
+    ap = cli.parser(__doc__)
+    ap.add_argument("reference", nargs="*", type=float, metavar="Q_P",
+                    help="kirchhoff's DOP853 (q, p)(500) from `bench_damped scipy`, to cross-check")
+    a = ap.parse_args(argv)
+    if len(a.reference) not in (0, 2):
+        ap.error("give both KIRCHHOFF_Q and KIRCHHOFF_P, or neither")
     ref = solve_ivp(rhs, (0, T), [Q0, P0], method="DOP853", rtol=1e-13, atol=1e-13).y[:, -1]
     print(f"scipy DOP853 reference (q, p)(T) = ({ref[0]:.15e}, {ref[1]:.15e})")
-    if len(sys.argv) == 3:
-        k = np.array([float(sys.argv[1]), float(sys.argv[2])])
+    if a.reference:
+        k = np.array(a.reference)
         print(f"|kirchhoff reference - scipy reference| = {np.linalg.norm(k - ref):.3e}")
     print("\n| method | setting | error |(q,p)(T) - ref| | ms | f evaluations |\n|---|---|---|---|---|")
     for method in ("DOP853", "RK45"):
@@ -62,4 +70,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

@@ -6,7 +6,7 @@
 Plots abs(|M(t)|/|M(0)| - 1) of every run (column 'casimir' of invariants.h5); zeros are drawn at
 1e-17. DDB stays at round-off, RK4 and Lobatto IIIC drift. Prints the maximum per run.
 """
-import argparse
+import sys
 
 import matplotlib
 
@@ -14,18 +14,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from damped_common import read_run  # noqa: E402
+from damped_common import read_runs  # noqa: E402
+from kirchhoff import cli  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("runs", nargs="+")
+def main(argv):
+    ap = cli.parser(__doc__)
+    ap.add_argument("runs", nargs="+", help="rigid-body output folders, each OUTDIR or OUTDIR=LABEL")
     ap.add_argument("-o", "--output", default="damped_casimir.png")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     fig, ax = plt.subplots(figsize=(8, 4.5))
     print("| run | max relative Casimir error |\n|---|---|")
-    for arg in a.runs:
-        label, c, _ = read_run(arg)
+    for label, c, _ in read_runs(a.runs):
         err = np.abs(c["casimir"] / c["casimir"][0] - 1.0)
         ax.semilogy(c["time"], np.maximum(err, 1e-17), lw=1, label=label)
         print(f"| {label} | {np.max(err):.3e} |")
@@ -39,4 +39,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

@@ -1,38 +1,36 @@
-#!/usr/bin/python3
-"""Shared helpers of the damped post-processing scripts: read OUTDIR/invariants.h5 and name a run.
-
-Each OUTDIR holds invariants.h5 (group /invariants: step, time, then the model's columns; root
-attributes model, deck, ...). A run is labelled by its deck's scheme (method, retraction,
-variant, ordering) unless a label is given as OUTDIR=LABEL on the command line.
+"""Shared helpers of the damped post-processing scripts (docs/damped.md): read runs through
+kirchhoff.load and name them. A run is labelled by its deck's scheme (method, retraction, variant,
+ordering, h), prefixed by the deck name where two runs would otherwise share a label, unless a
+label is given as OUTDIR=LABEL on the command line.
 """
 import os
 
-import h5py
 import numpy as np
-try:  # python3-yaml (Debian base image); only used to label runs from the stored deck text
-    import yaml
-except ImportError:  # pragma: no cover
-    yaml = None
+
+import kirchhoff
 
 
 def read_run(arg):
-    """arg = 'OUTDIR' or 'OUTDIR=LABEL' -> (label, dict of numpy columns, deck dict)."""
+    """arg = 'OUTDIR' or 'OUTDIR=LABEL' -> (label, log (columns by name in step order), deck dict)."""
     path, _, label = arg.partition("=")
-    fname = path if path.endswith(".h5") else os.path.join(path, "invariants.h5")
-    with h5py.File(fname, "r") as f:
-        cols = {k: np.asarray(v) for k, v in f["invariants"].items()}
-        deck_text = f.attrs.get("deck", "")
-    order = np.argsort(cols["step"], kind="stable")  # rows in step order
-    cols = {k: v[order] for k, v in cols.items()}
-    if isinstance(deck_text, bytes):
-        deck_text = deck_text.decode()
-    deck = {}
-    if yaml is not None:
-        try:
-            deck = yaml.safe_load(deck_text) or {}
-        except yaml.YAMLError:
-            deck = {}
-    return label or scheme_label(deck, path), cols, deck
+    run = kirchhoff.load(path)
+    if run.model and run.model != "damped":
+        raise kirchhoff.LoadError(f"{path}: not a kirchhoff-damped run (model {run.model})")
+    deck = run.deck or {}
+    return label or scheme_label(deck, path), run.log, deck, run.name
+
+
+def read_runs(args):
+    """read_run of every argument, as (label, log, deck) with distinct labels: runs whose scheme
+    labels coincide (scenarios A and B with the same method) are told apart by their deck names."""
+    runs = [read_run(a) for a in args]
+    labels = [r[0] for r in runs]
+    out = []
+    for (label, log, deck, name), arg in zip(runs, args):
+        if "=" not in arg and labels.count(label) > 1:
+            label = f"{name}: {label}"
+        out.append((label, log, deck))
+    return out
 
 
 def scheme_label(deck, fallback):

@@ -8,7 +8,7 @@ each OUTDIR may be written OUTDIR=LABEL. Top: H(t) of every run (log scale). Bot
 at the run's times (the reference interpolated if its log times differ). Prints a Markdown table
 of max_t |H - H_ref| and the error at the final time.
 """
-import argparse
+import sys
 
 import matplotlib
 
@@ -16,21 +16,21 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from damped_common import on_times, read_run  # noqa: E402
+from damped_common import on_times, read_run, read_runs  # noqa: E402
+from kirchhoff import cli  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("reference")
-    ap.add_argument("runs", nargs="+")
+def main(argv):
+    ap = cli.parser(__doc__)
+    ap.add_argument("reference", help="output folder of the reference run (scheme.method dop853)")
+    ap.add_argument("runs", nargs="+", help="output folders to compare, each OUTDIR or OUTDIR=LABEL")
     ap.add_argument("-o", "--output", default="damped_energy.png")
-    a = ap.parse_args()
-    ref_label, ref, _ = read_run(a.reference)
+    a = ap.parse_args(argv)
+    ref_label, ref, _, _ = read_run(a.reference)
     fig, (top, bot) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     top.semilogy(ref["time"], ref["energy"], "k--", lw=1.5, label=f"{ref_label} (reference)")
     print("| run | max abs(H - H_ref) | H(T) - H_ref(T) |\n|---|---|---|")
-    for arg in a.runs:
-        label, c, _ = read_run(arg)
+    for label, c, _ in read_runs(a.runs):
         err = c["energy"] - on_times(ref["time"], ref["energy"], c["time"])
         top.semilogy(c["time"], c["energy"], lw=1, label=label)
         bot.semilogy(c["time"], np.maximum(np.abs(err), 1e-17), lw=1, label=label)
@@ -47,4 +47,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

@@ -7,7 +7,7 @@ Reads the columns M1, M2, M3 of invariants.h5. Scenario A ends at a pole of the 
 axis, scenario B on the great circle of the two equal largest moments (drawn when the deck's
 inertia has two equal largest moments). Prints the final direction and distance to the limit set.
 """
-import argparse
+import sys
 
 import matplotlib
 
@@ -15,22 +15,22 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from damped_common import read_run  # noqa: E402
+from damped_common import read_runs  # noqa: E402
+from kirchhoff import cli  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("runs", nargs="+")
+def main(argv):
+    ap = cli.parser(__doc__)
+    ap.add_argument("runs", nargs="+", help="rigid-body output folders, each OUTDIR or OUTDIR=LABEL")
     ap.add_argument("-o", "--output", default="damped_sphere.png")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     fig = plt.figure(figsize=(7, 7))
     ax = fig.add_subplot(projection="3d")
     u, v = np.mgrid[0:2 * np.pi:40j, 0:np.pi:20j]
     ax.plot_wireframe(np.cos(u) * np.sin(v), np.sin(u) * np.sin(v), np.cos(v), color="0.85", lw=0.4)
     print("| run | final M/|M| | distance to limit set |\n|---|---|---|")
     circle_drawn = False
-    for arg in a.runs:
-        label, c, deck = read_run(arg)
+    for label, c, deck in read_runs(a.runs):
         M = np.stack([c["M1"], c["M2"], c["M3"]], axis=1)
         d = M / np.linalg.norm(M, axis=1)[:, None]
         ax.plot(d[:, 0], d[:, 1], d[:, 2], lw=1, label=label)
@@ -58,4 +58,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

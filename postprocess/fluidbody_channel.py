@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A vortex pair through a channel of flat bodies (seed 000 Fig. 5): before, after, wall separation.
+"""A vortex pair through a channel of flat bodies (Weissmann 2014, Fig. 5): before, after, wall separation.
 
 Reads RUN/snapshots.h5 of a run of input/fluidbody_channel.yaml (four plates, two per wall) and
 draws the bodies and vortices at the first snapshot (left) and the last (right, with the vortex
@@ -23,6 +23,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fluidbody_common as fc  # noqa: E402
+import kirchhoff  # noqa: E402
+from kirchhoff import cli  # noqa: E402
 
 
 def separation(s):
@@ -54,7 +56,7 @@ def main(argv):
     a = p.parse_args(argv)
     s = fc.read_snapshots(a.outdir)
     if s["centres"].shape[1] < 2:
-        raise SystemExit(f"{a.outdir}: needs at least two bodies")
+        raise kirchhoff.LoadError(f"{a.outdir}: needs at least two bodies")
     sep, upper, lower = separation(s)
     t = s["time"]
     vx = np.polyfit(t, s["vortices"][:, :, 0].mean(axis=1), 1)[0] if s["vortices"].shape[1] and len(t) > 1 else np.nan
@@ -87,4 +89,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(cli.main(main))

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Ellipse + point vortex (seed 000 Fig. 4): energy over time and the trajectories.
+"""Ellipse + point vortex (Weissmann 2014, Fig. 4): energy over time and the trajectories.
 
 Reads RUN/invariants.h5 (energy, min_body_vortex_distance) and RUN/snapshots.h5 of a run of
 input/fluidbody_ellipse_vortex.yaml and draws the relative energy error (E - E0)/|E0| over time
@@ -23,6 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fluidbody_common as fc  # noqa: E402
+from kirchhoff import cli  # noqa: E402
 import fluidbody_trajectories as ft  # noqa: E402
 
 
@@ -64,4 +65,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(cli.main(main))

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Energy oscillation against the time step (seed 000 Fig. 3: disk + vortex at dt 0.025, 0.1, 0.25).
+"""Energy oscillation against the time step (Weissmann 2014, Fig. 3: disk + vortex at dt 0.025, 0.1, 0.25).
 
 Reads the energy column of RUN/invariants.h5 for each run (a sweep folder stands for its case*
 folders, e.g. the output of input/fluidbody_disk_vortex_energy.yaml) and draws the relative energy
@@ -23,17 +23,20 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fluidbody_common as fc  # noqa: E402
+import kirchhoff  # noqa: E402
+from kirchhoff import cli  # noqa: E402
 
 
 def energy_error(run):
     """(dt, t, relative energy error) of one run; dt from the log's time axis (log_interval 1)
     or the deck's time.dt."""
-    _, data, attrs = fc.read_log(run)
-    t, e = data["time"], data["energy"]
+    r = kirchhoff.load(run)
+    log = r.log
+    t, e = np.asarray(log.time), np.asarray(log["energy"])
     if len(t) < 3:
-        raise SystemExit(f"{run}: the log has {len(t)} rows, too few for an oscillation")
-    steps = np.diff(data["step"])
-    dt = (t[1] - t[0]) / steps[0] if steps[0] > 0 else fc.deck_value(attrs, "time.dt", float("nan"))
+        raise kirchhoff.LoadError(f"{run}: the log has {len(t)} rows, too few for an oscillation")
+    steps = np.diff(log.step)
+    dt = (t[1] - t[0]) / steps[0] if steps[0] > 0 else r.deck_value("time.dt", float("nan"))
     return float(dt), t, (e - e[0]) / abs(e[0])
 
 
@@ -77,4 +80,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(cli.main(main))

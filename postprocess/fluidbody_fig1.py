@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Seed 000 Fig. 1 from `kirchhoff-fluidbody --flow-field DECK`: stream lines of u_gamma and u_gamma + u_I.
+"""Weissmann 2014, Fig. 1 from `kirchhoff-fluidbody --flow-field DECK`: stream lines of u_gamma, u_gamma + u_I.
 
 Draws the two panels of postprocess/streamlines.py (same reader and panels) as a compact palette
 PNG, and checks the boundary condition the right panel shows: on the ring of fluid grid points
@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fluidbody_common as fc  # noqa: E402
+from kirchhoff import cli  # noqa: E402
 import streamlines  # noqa: E402
 
 
@@ -78,4 +79,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(cli.main(main))

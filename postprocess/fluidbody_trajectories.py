@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Body-centre and vortex trajectories of fluidbody runs (seed 000 Fig. 2: the disk + vortex dance).
+"""Body-centre and vortex trajectories of fluidbody runs (Weissmann 2014, Fig. 2: the disk + vortex dance).
 
 Each OUTDIR (a run folder with snapshots.h5; a sweep folder stands for its case* folders) gets one
 panel: the trajectory of every body centre (from the snapshots' `centres` mesh) and of every vortex,
@@ -25,6 +25,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fluidbody_common as fc  # noqa: E402
+import kirchhoff  # noqa: E402
+from kirchhoff import cli  # noqa: E402
 
 
 def distance_series(run, snaps):
@@ -34,7 +36,7 @@ def distance_series(run, snaps):
         cols, data, _ = fc.read_log(run)
         if "min_body_vortex_distance" in cols:
             return data["time"], data["min_body_vortex_distance"], "boundary"
-    except (OSError, KeyError):
+    except kirchhoff.LoadError:  # no log: distances from the snapshots
         pass
     c, v = snaps["centres"], snaps["vortices"]
     if c.shape[1] == 0 or v.shape[1] == 0:
@@ -95,4 +97,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(cli.main(main))

@@ -1,41 +1,28 @@
-#!/usr/bin/python3
-"""Shared readers for the slosh post-processing scripts (docs/slosh.md).
-
-Reads OUTDIR/invariants.h5 (group /invariants: step, time, energy = E - E_rest, vehicle_energy,
-momentum_balance, q, qdot, mass, min_depth, min_stretch; root attribute 'deck' = the deck text) and
-OUTDIR/snapshots.h5 (/step_*/surface/{coordinates (x, h) pairs, depth, label, velocity, lab_x}).
-Also the roots of the linear relation nu = omega^2 [m_v + m_f tan(kL/2)/(kL/2)], k = omega / c.
+"""Shared helpers of the slosh post-processing scripts (docs/slosh.md): the log (energy = E - E_rest,
+vehicle_energy, momentum_balance, q, qdot, mass, min_depth, min_stretch) and the `surface`
+snapshots ((x, h) points; docs/output.md) through kirchhoff.load, the initial depth of a deck, and
+the roots of the linear relation nu = omega^2 [m_v + m_f tan(kL/2)/(kL/2)], k = omega / c (SL-15).
 """
-import os
-
-import h5py
 import numpy as np
-import yaml
 from scipy.optimize import brentq
+
+import kirchhoff
 
 
 def load_invariants(outdir):
-    """Returns (columns dict of numpy arrays, deck dict)."""
-    with h5py.File(os.path.join(outdir, "invariants.h5"), "r") as f:
-        cols = {k: np.asarray(v) for k, v in f["invariants"].items()}
-        deck_text = f.attrs["deck"]
-        if isinstance(deck_text, bytes):
-            deck_text = deck_text.decode()
-    order = np.argsort(cols["step"], kind="stable")
-    return {k: v[order] for k, v in cols.items()}, yaml.safe_load(deck_text)
+    """Returns (the log of a slosh run: columns by name in step order, deck dict)."""
+    run = kirchhoff.load(outdir)
+    if run.model != "slosh":
+        raise kirchhoff.LoadError(f"{outdir}: not a kirchhoff-slosh run (model {run.model or 'unknown'})")
+    return run.log, run.deck or {}
 
 
 def load_surfaces(outdir):
     """Returns (times, list of x arrays, list of depth arrays), ordered by step."""
-    times, xs, hs = [], [], []
-    with h5py.File(os.path.join(outdir, "snapshots.h5"), "r") as f:
-        for name in sorted(f.keys()):
-            g = f[name]
-            c = np.asarray(g["surface/coordinates"]).reshape(-1, 2)
-            times.append(float(g.attrs["time"]))
-            xs.append(c[:, 0])
-            hs.append(c[:, 1])
-    return np.array(times), xs, hs
+    snaps = kirchhoff.load(outdir).snapshots
+    xs = [fr["surface"].points[:, 0] for fr in snaps.frames]
+    hs = [fr["surface"].points[:, 1] for fr in snaps.frames]
+    return snaps.times, xs, hs
 
 
 def depth_profile(deck, a):

@@ -4,23 +4,24 @@
 The log's 'energy' column is already E - E_rest (E_rest: the flat state at rest).
 usage: slosh_energy.py OUTDIR [-o FIGURE.png]
 """
-import argparse
 import os
+import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-import numpy as np
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
-from slosh_common import load_invariants
+from kirchhoff import cli  # noqa: E402
+from kirchhoff import cli  # noqa: E402
+from slosh_common import load_invariants  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("outdir")
-    ap.add_argument("-o", "--output", default=None)
-    args = ap.parse_args()
+def main(argv):
+    ap = cli.parser(__doc__, output="")
+    ap.add_argument("outdir", help="slosh output folder (-o of kirchhoff-slosh)")
+    args = ap.parse_args(argv)
     c, deck = load_invariants(args.outdir)
     t = c["time"]
     rel = (c["energy"] - c["energy"][0]) / c["energy"][0]
@@ -46,4 +47,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

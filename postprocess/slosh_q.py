@@ -3,22 +3,22 @@
 
 usage: slosh_q.py OUTDIR [-o FIGURE.png]
 """
-import argparse
 import os
+import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+import matplotlib.pyplot as plt  # noqa: E402
 
-from slosh_common import load_invariants
+from kirchhoff import cli  # noqa: E402
+from slosh_common import load_invariants  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("outdir")
-    ap.add_argument("-o", "--output", default=None)
-    args = ap.parse_args()
+def main(argv):
+    ap = cli.parser(__doc__, output="")
+    ap.add_argument("outdir", help="slosh output folder (-o of kirchhoff-slosh)")
+    args = ap.parse_args(argv)
     c, deck = load_invariants(args.outdir)
     fig, ax = plt.subplots(2, 1, figsize=(8, 5.5), sharex=True)
     ax[0].plot(c["time"], c["q"], lw=0.7)
@@ -36,4 +36,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

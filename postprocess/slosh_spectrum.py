@@ -5,24 +5,24 @@ Solid lines: roots of nu = omega^2 [m_v + m_f tan(kL/2)/(kL/2)] (antisymmetric, 
 dashed: symmetric modes 2 n pi c / L, which must not appear. Prints peak vs root per root.
 usage: slosh_spectrum.py OUTDIR [-o FIGURE.png] [--roots 4]
 """
-import argparse
 import os
+import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-import numpy as np
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
-from slosh_common import coupled_frequencies, load_invariants, symmetric_frequencies
+from kirchhoff import cli  # noqa: E402
+from slosh_common import coupled_frequencies, load_invariants, symmetric_frequencies  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("outdir")
-    ap.add_argument("-o", "--output", default=None)
-    ap.add_argument("--roots", type=int, default=4)
-    args = ap.parse_args()
+def main(argv):
+    ap = cli.parser(__doc__, output="")
+    ap.add_argument("outdir", help="slosh output folder (-o of kirchhoff-slosh)")
+    ap.add_argument("--roots", type=int, default=4, help="coupled roots to mark and compare (default 4)")
+    args = ap.parse_args(argv)
     c, deck = load_invariants(args.outdir)
     t, q = c["time"], c["q"]
     dt = np.median(np.diff(t))
@@ -63,4 +63,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

@@ -5,23 +5,23 @@ Reads OUTDIR/snapshots.h5 (deck output.snapshot_interval > 0); each snapshot's p
 interpolated onto a uniform x grid.
 usage: slosh_surface.py OUTDIR [-o FIGURE.png]
 """
-import argparse
 import os
+import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-import numpy as np
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
-from slosh_common import load_invariants, load_surfaces
+from kirchhoff import cli  # noqa: E402
+from slosh_common import load_invariants, load_surfaces  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("outdir")
-    ap.add_argument("-o", "--output", default=None)
-    args = ap.parse_args()
+def main(argv):
+    ap = cli.parser(__doc__, output="")
+    ap.add_argument("outdir", help="slosh output folder (-o of kirchhoff-slosh)")
+    args = ap.parse_args(argv)
     _, deck = load_invariants(args.outdir)
     times, xs, hs = load_surfaces(args.outdir)
     L = deck["tank"]["length"]
@@ -46,4 +46,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

@@ -1,32 +1,32 @@
 #!/usr/bin/python3
-"""Stream lines of a sampled flow field, like seed 000 Fig. 1 (fluidbody.md "Fluid quantities").
+"""Stream lines of a sampled flow field, like Weissmann 2014 Fig. 1 (docs/fluidbody.md "Tools").
 
-Reads a flow-field HDF5 file written by io/FlowField (datasets x, y, psi_gamma, psi_I, psi_B,
-u, v, mask; groups bodies/, vortices/) and draws, side by side, the stream lines of u_gamma
-alone (level sets of psi_gamma) and of u_gamma + u_I (level sets of psi_gamma + psi_I), with
+Reads the flow field of `kirchhoff-fluidbody --flow-field` (flowfield.h5, docs/output.md) and
+draws, side by side, the stream lines of u_gamma alone (level sets of psi_gamma) and of u_gamma + u_I (level sets of psi_gamma + psi_I), with
 the bodies and the vortices (marker size ~ |K|, red K > 0, blue K < 0). With --moving, the
 right panel adds psi_B (the full velocity of moving bodies).
 
-Usage: streamlines.py FLOW.h5 [-o OUT.png] [--levels 40] [--moving]
+    streamlines.py OUTDIR/flowfield.h5 [-o OUT.png] [--levels 40] [--moving]
 """
-import argparse
 import sys
 
-import h5py
 import matplotlib
 import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+import kirchhoff  # noqa: E402
+from kirchhoff import cli  # noqa: E402
+
 
 def read(path):
-    with h5py.File(path, "r") as f:
-        d = {k: f[k][()] for k in ("x", "y", "psi_gamma", "psi_I", "psi_B", "mask") if k in f}
-        d["bodies"] = [f["bodies"][k][()] for k in sorted(f["bodies"], key=lambda s: int(s.split("_")[1]))]
-        d["vortices"] = f["vortices/positions"][()].reshape(-1, 2)
-        d["K"] = f["vortices/K"][()]
-        d["attrs"] = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
+    """The flow field of `path` (flowfield.h5, or the OUTDIR holding it) as a dict of arrays:
+    x, y, psi_gamma, psi_I, psi_B, mask, bodies (list of (k, 2)), vortices (m, 2), K, attrs."""
+    ff = kirchhoff.load(path).flow_field
+    d = {k: np.asarray(ff.fields[k]) for k in ("psi_gamma", "psi_I", "psi_B") if k in ff.fields}
+    d.update(x=np.asarray(ff.x), y=np.asarray(ff.y), mask=ff.mask, bodies=ff.bodies,
+             vortices=ff.vortices, K=ff.K, attrs=ff.attrs)
     return d
 
 
@@ -51,10 +51,9 @@ def panel(ax, d, psi, title, n):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("file")
-    p.add_argument("-o", "--output", default=None)
-    p.add_argument("--levels", type=int, default=40)
+    p = cli.parser(__doc__, output="")
+    p.add_argument("file", help="flowfield.h5 of kirchhoff-fluidbody --flow-field (or its OUTDIR)")
+    p.add_argument("--levels", type=int, default=40, help="stream-line levels per panel")
     p.add_argument("--moving", action="store_true", help="right panel: psi_gamma + psi_I + psi_B")
     a = p.parse_args(argv)
     d = read(a.file)
@@ -69,4 +68,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(cli.main(main))

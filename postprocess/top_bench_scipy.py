@@ -9,7 +9,7 @@ best of 3. Both sides measure process CPU time (single thread), so other jobs on
 disturb the comparison little. For each scipy run, kirchhoff's time to the same error is interpolated log-log on its
 curve (second-order schemes: time ~ error^-1/2 beyond the measured range). Prints a Markdown table.
 
-usage: top_bench_scipy.py [BENCH_TOP_BINARY] [--quick]
+    top_bench_scipy.py [BENCH_TOP_BINARY] [--quick]
 """
 import math
 import subprocess
@@ -18,6 +18,8 @@ import time
 
 import numpy as np
 from scipy.integrate import solve_ivp
+
+from kirchhoff import cli
 
 I1, I2, I3 = 2.0, 2.0, 1.0
 C1, C2, C3 = 1.0, 0.0, 0.0
@@ -75,10 +77,13 @@ def time_at_error(curve, e, slope):
     return math.exp(float(np.interp(le, errs, secs))), False
 
 
-def main():
-    args = [a for a in sys.argv[1:] if a != "--quick"]
-    quick = "--quick" in sys.argv
-    binary = args[0] if args else "build/bin/bench_top"
+def main(argv):
+    ap = cli.parser(__doc__)
+    ap.add_argument("binary", nargs="?", default="build/bin/bench_top", help="bench_top executable "
+                    "(default build/bin/bench_top)")
+    ap.add_argument("--quick", action="store_true", help="pass --quick to bench_top (fewer points)")
+    a = ap.parse_args(argv)
+    binary, quick = a.binary, a.quick
     ref, curves = kirchhoff_curves(binary, quick)
     print("## Time to the same final error, Kovalevskaya top, T = %g (reference: C++ DOP853 at 1e-14)\n" % T)
     print("scipy %s, solve_ivp DOP853, heavy-top right-hand side in plain Python floats; kirchhoff "
@@ -102,4 +107,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

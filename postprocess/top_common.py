@@ -1,15 +1,9 @@
-#!/usr/bin/python3
-"""Shared reader for the top figure scripts (docs/heavytop.md, Ohsawa 2019 Figs. 1-2).
-
-Reads OUTDIR/invariants.h5 of a kirchhoff-top run (group /invariants: step, time, energy, f1, f2,
-kovalevskaya, Pi3, J1, J2, newton_iterations, newton_residual[, error]; root attribute 'deck' =
-the deck text, whose `scheme:` names the integrator).
+"""Labels and colours of the top figure scripts (docs/heavytop.md, Ohsawa 2019 Figs. 1-2), and the
+run reader on top of kirchhoff.load: the log of a kirchhoff-top run (columns energy, f1, f2,
+kovalevskaya, Pi3, J1, J2, newton_iterations, newton_residual[, error]; docs/output.md) and the
+deck, whose `scheme:` names the integrator.
 """
-import os
-
-import h5py
-import numpy as np
-import yaml
+import kirchhoff
 
 LABELS = {
     "collective_implicit_midpoint": "implicit midpoint on (4.4) (collective Lie-Poisson)",
@@ -27,18 +21,12 @@ COLORS = {
 
 
 def load_run(outdir):
-    """Returns (scheme name, dict of numpy columns ordered by step, deck dict)."""
-    with h5py.File(os.path.join(outdir, "invariants.h5"), "r") as f:
-        cols = {k: np.asarray(v) for k, v in f["invariants"].items()}
-        text = f.attrs["deck"]
-        if isinstance(text, bytes):
-            text = text.decode()
-    deck = yaml.safe_load(text)
-    if deck.get("model") != "top":
-        raise SystemExit(f"{outdir}: not a kirchhoff-top log (model {deck.get('model')})")
-    order = np.argsort(cols["step"], kind="stable")
-    cols = {k: v[order] for k, v in cols.items()}
-    return deck.get("scheme", "collective_implicit_midpoint"), cols, deck
+    """Returns (scheme name, the log (columns by name, in step order), deck dict)."""
+    run = kirchhoff.load(outdir)
+    if run.model != "top":
+        raise kirchhoff.LoadError(f"{outdir}: not a kirchhoff-top run (model {run.model or 'unknown'})")
+    deck = run.deck or {}
+    return deck.get("scheme", "collective_implicit_midpoint"), run.log, deck
 
 
 def deviation(v):

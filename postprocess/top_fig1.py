@@ -10,24 +10,24 @@ midpoint on (4.4) = collective Lie-Poisson), dt = 1/50 (docs/heavytop.md).
 
 Prints, per run and quantity, the largest deviation and the deviation at the final time.
 """
-import argparse
+import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from kirchhoff import cli  # noqa: E402
 from top_common import COLORS, LABELS, deviation, load_run  # noqa: E402
 
 PANELS = [("energy", "(a) Hamiltonian h"), ("f1", "(b) Casimir f1"), ("f2", "(c) Casimir f2"),
           ("kovalevskaya", "(d) Kovalevskaya invariant K")]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+def main(argv):
+    ap = cli.parser(__doc__, output="top_fig1.png")
     ap.add_argument("outdirs", nargs="+", help="kirchhoff-top output folders")
-    ap.add_argument("-o", "--output", default="top_fig1.png")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     runs = [load_run(d) for d in a.outdirs]
     fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharex=True)
     print("| scheme | quantity | initial | max deviation | final deviation |\n|---|---|---|---|---|")
@@ -50,4 +50,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

@@ -10,21 +10,21 @@ more under it than under the collective Lie-Poisson integrator.
 
 Prints the oscillation amplitudes (max - min) of h and K per run and their ratio.
 """
-import argparse
+import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from kirchhoff import cli  # noqa: E402
 from top_common import COLORS, LABELS, deviation, load_run  # noqa: E402
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+def main(argv):
+    ap = cli.parser(__doc__, output="top_fig2.png")
     ap.add_argument("outdirs", nargs="+", help="kirchhoff-top output folders")
-    ap.add_argument("-o", "--output", default="top_fig2.png")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     runs = [load_run(d) for d in a.outdirs]
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
     amp = {}
@@ -50,4 +50,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(cli.main(main))

@@ -1,11 +1,11 @@
 // BoundaryFluid: densities sigma_B (3n rigid-motion problems) and sigma_I, then A(g), M_C, W_G and the
-// exact adjoint gradient of F = 1/2 <A Xi,Xi> + W_G + <M_C,Xi> for any discretization.
+// exact adjoint gradient of F (docs/fluidbody.md (FB-20)-(FB-22)) for any discretization.
 //
 // Discrete functional. With M the augmented collocation matrix, S the node potentials, W = diag(w),
 // G_iq = psi_q(gamma_i), beta = B Xi (rigid data, constant in the body frames):
 //   sigma_X = M^-1 beta,  sigma_I = M^-1 b_I,  b_I,p = -<u_gamma(x_p), n_p>,
 //   F = rho ( -1/2 beta^T W S sigma_X + 1/2 K^T G sigma_I + K^T G sigma_X + W_vv ).
-// Adjoint (docs/fluidbody.md "dF = df - lambda^T (dA sigma - db)"):
+// Adjoint (docs/fluidbody.md (FB-22), dF = df - lambda^T (dM sigma - db)):
 //   M^T lambda_X = -1/2 S^T W beta + G^T K,   M^T lambda_I = 1/2 G^T K,
 //   dF/dq = rho ( df/dq|_sigma - lambda_X^T dM sigma_X - lambda_I^T (dM sigma_I - db_I) ).
 // Every entry depends on relative positions only, so body derivatives follow from the z-derivatives

@@ -1,6 +1,6 @@
 // The Fluid of docs/fluidbody.md for any boundary discretization: the Neumann solves for phi_B (3n
-// rigid-motion problems) and phi_I, then A(g), M_C, W_G and the exact adjoint gradient of
-// F = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> over q (docs/fluidbody.md "Fluid quantities", "Time stepping").
+// rigid-motion problems) and phi_I, then A(g), M_C, W_G (docs/fluidbody.md (FB-7), (FB-9), (FB-10)) and
+// the exact adjoint gradient of F = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> over q ((FB-20)-(FB-22)).
 #pragma once
 
 #include <mpi.h>

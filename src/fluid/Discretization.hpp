@@ -1,5 +1,5 @@
-// A boundary discretization of n rigid bodies for the Neumann problems of fluidbody (docs/fluidbody.md,
-// "Boundary integral formulation"): nodes, weights and normals in the body frames, the constant
+// A boundary discretization of n rigid bodies for the Neumann problems of fluidbody (docs/fluidbody.md
+// (FB-20)-(FB-22)): nodes, weights and normals in the body frames, the constant
 // self-blocks, the inter-body interaction blocks with their pose derivatives, and point fields.
 //
 // Every discretization (constant-strength panels, high-order Nystrom, ...) is a set of nodes x_p with

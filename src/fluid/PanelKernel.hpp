@@ -1,5 +1,5 @@
-// Closed-form influence of one constant-strength source panel (Hess–Smith; fluidbody.md "Panel
-// method"): potential, complex velocity and its derivative, and the branch-cut stream function.
+// Closed-form influence of one constant-strength source panel (Hess and Smith 1967; docs/fluidbody.md
+// (FB-16), (FB-19)): potential, complex velocity and its derivative, the branch-cut stream function.
 #pragma once
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// The fluid of fluidbody with no bodies: W_G is the point-vortex interaction alone (seed eq. 51),
+// The fluid of fluidbody with no bodies: W_G is the point-vortex interaction alone (Weißmann 2014, eq. (51)),
 // A and M_C are empty. Pair sums are split over the ranks of the communicator.
 #pragma once
 

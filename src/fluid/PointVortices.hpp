@@ -54,7 +54,7 @@ inline double vortexInteraction(const Vortices& v, int begin, int end) {
 
 /// Adds d W_vv / d gamma for the pairs with i in [begin, end) to grad (2 entries per vortex):
 ///   d W_vv / d gamma_i = sum_{j != i} K_i K_j / (2 pi) (gamma_i - gamma_j) / |gamma_i - gamma_j|^2
-///                      = -K_i J u_gamma(gamma_i)   (seed eq. 52).
+///                      = -K_i J u_gamma(gamma_i)   (Weißmann 2014, eq. (52)).
 inline void addVortexInteractionGradient(const Vortices& v, int begin, int end,
                                          Eigen::Ref<Eigen::VectorXd> grad) {
   for (int i = begin; i < end; ++i)

@@ -1,4 +1,4 @@
-// Body shapes (fluidbody.md "Initial data" and "Analytic checks"): sampled circle, ellipse and
+// Body shapes (docs/fluidbody.md "Panel method" and "Analytic checks"): sampled circle, ellipse and
 // stadium plate, arbitrary polygons; closed-form added mass of the circle and the ellipse.
 #include "fluid/Shapes.hpp"
 

@@ -1,4 +1,4 @@
-// Body shapes for fluidbody (fluidbody.md "Initial data in a deck"): circle, ellipse, plate
+// Body shapes for fluidbody (docs/fluidbody.md "Panel method"): circle, ellipse, plate
 // (stadium) and arbitrary simple polygons, with the closed-form added mass where it is known.
 #pragma once
 

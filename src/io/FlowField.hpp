@@ -1,4 +1,4 @@
-// HDF5 file of a flow field sampled on a grid (fluidbody.md "Fluid quantities"; seed 000 Fig. 1):
+// HDF5 file of a flow field sampled on a grid (docs/output.md "Flow fields"; Weißmann 2014, Fig. 1):
 // grid axes, stream functions psi_gamma, psi_I, psi_B, velocity (u, v), body mask, outlines, vortices.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Benchmark of the damped integrators (docs/damped.md, "what must be shown"): energy error and cost
+// Benchmark of the damped integrators (docs/damped.md "Reference results"): energy error and cost
 // of the Rayleigh splittings vs Heun/RK4, relative-equilibrium drift, DDB vs RK4/Lobatto IIIC.
 // Plain timing main; prints Markdown tables. Usage: bench_damped [section...] (pendulum elastic
 // rigid orders equal scipy), default all. Times are wall clock on the machine it runs on.

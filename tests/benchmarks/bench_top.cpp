@@ -1,4 +1,4 @@
-// Benchmark of the heavy-top schemes (docs/heavytop.md "Per-step cost"; Ohsawa 2019, Sec. 5): steps
+// Benchmark of the heavy-top schemes (docs/heavytop.md "Integrators"; Ohsawa 2019, Sec. 5): steps
 // per second of the four schemes, and error-vs-time curves (Kovalevskaya top, T = 10) of the four
 // schemes and of the C++ DOP853 for comparison with scipy's solve_ivp DOP853
 // (postprocess/top_bench_scipy.py runs scipy and this binary with --csv and prints the speed-ups).

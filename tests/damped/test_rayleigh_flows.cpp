@@ -1,4 +1,4 @@
-// Tests of the exact Rayleigh sub-flows (models/damped/RayleighFlows, seed 003 Sec. 3): closed
+// Tests of the exact Rayleigh sub-flows (models/damped/RayleighFlows, docs/damped.md (DA-3)-(DA-6)): closed
 // forms for scalar damping, DOP853 for a non-diagonal M and D, and the energy rate -eps <D p#, p#>.
 #include <cmath>
 #include <memory>

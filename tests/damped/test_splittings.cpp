@@ -1,4 +1,4 @@
-// Tests of the Rayleigh splittings Phi_2S, Phi_3S, Phi_RKS (seed 003 Alg. 3.1-3.3): reduction to
+// Tests of the Rayleigh splittings Phi_2S, Phi_3S, Phi_RKS (docs/damped.md (DA-7)-(DA-10)): reduction to
 // Störmer–Verlet at eps = 0, order 2 in both orderings, order 4 of the symmetric triple jump.
 #include <cmath>
 #include <cstdio>

@@ -1,5 +1,5 @@
-// Tests of the adjoint gradient of F = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> (fluidbody.md "Time
-// stepping": exact dL/dq through the panel solve) against central differences, and the Noether
+// Tests of the adjoint gradient of F = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> (docs/fluidbody.md (FB-22):
+// exact dL/dq through the panel solve) against central differences, and the Noether
 // identities it must satisfy to round-off (translation and rotation of everything).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Distributed panel solves (fluidbody.md "Panel method", "Parallel decomposition"): rows over the
+// Distributed panel solves (docs/fluidbody.md "Panel method"): rows over the
 // ranks, redundant dense LU or GMRES with the body-block preconditioner, vortex sums split; every result must equal a
 // serial dense-LU recomputation on PETSC_COMM_SELF to 1e-12. Also the flow-field file (rank 0 writes).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Two-body added mass (seed 000 eq. 47, fluidbody.md "Fluid quantities"): A(g) symmetric positive
+// Two-body added mass (docs/fluidbody.md (FB-7), (FB-21)): A(g) symmetric positive
 // definite, invariant under a common rigid motion, tending to the single-body values with distance.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Figures of seed 000 (Figs. 1-5) end to end on short runs: the fluidbody tools (--added-mass,
+# Figures of Weißmann 2014 (Figs. 1-5) end to end on short runs: the fluidbody tools (--added-mass,
 # --flow-field), the snapshot centres mesh, and each postprocess/fluidbody_*.py script on real
 # outputs: the PNG is written and the printed numbers are those of the physics (tolerances below).
 source "$(dirname "$0")/lib.bash"

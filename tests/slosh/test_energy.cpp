@@ -1,4 +1,4 @@
-// Conservation properties of the slosh Stormer-Verlet scheme (docs/slosh.md, "What to show"): energy
+// Conservation properties of the slosh Stormer-Verlet scheme (docs/slosh.md "Reference results"): energy
 // error bounded and O(dt^2), momentum balance p + spring impulse, fluid mass, second-order convergence.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Symplecticity of the slosh Stormer-Verlet map (docs/slosh.md, seed 001 sec. 6): the one-step Jacobian S
+// Symplecticity of the slosh Stormer-Verlet map (docs/slosh.md (SL-12)): the one-step Jacobian S
 // (complex step, N = 20) satisfies S^T Omega S = Omega with trapezoidal/left/right sigma, not with Simpson.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A real one-machine SLURM cluster for the jobscript tests (docs/toolchain.md "SLURM on one
-# machine"): munged, slurmctld and slurmd started by hand, every file under one folder D.
+# A real one-machine SLURM cluster for the jobscript tests (docs/running.md "SLURM on one machine"):
+# munged, slurmctld and slurmd started by hand, every file under one folder D.
 #
 #   fixture.sh start D   make D, write munge key and slurm.conf, start the daemons, wait for `idle`
 #   fixture.sh env D     print `export SLURM_CONF=...` (eval it in every shell that uses SLURM)

@@ -1,5 +1,5 @@
-// The discrete double-bracket (DDB) method for the dissipative rigid body (seed 004, docs/damped.md
-// Sec. 2 steps 1-4) with exp or Cayley retraction: the plain scheme and a symmetric 2nd-order variant.
+// The discrete double-bracket (DDB) method for the dissipative rigid body (docs/damped.md (DA-15)-(DA-19),
+// steps 1-4) with exp or Cayley retraction: the plain scheme and a symmetric 2nd-order variant.
 #pragma once
 
 #include "integrators/DenseNewton.hpp"

@@ -1,4 +1,4 @@
-// Potentials V(q) of the Rayleigh-damped systems (docs/damped.md Sec. 1, cases of seed 003):
+// Potentials V(q) of the Rayleigh-damped systems (docs/damped.md Sec. 1, cases of Modin & Söderlind 2011):
 // planar pendulum, elastic 3D pendulum, harmonic chain, and a quadratic form for linearizations.
 #pragma once
 

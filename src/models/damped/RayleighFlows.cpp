@@ -1,4 +1,4 @@
-// Exact sub-flows of X_T, X_V, eps Y and X_V + eps Y (seed 003 Sec. 3, docs/damped.md Sec. 1).
+// Exact sub-flows of X_T, X_V, eps Y and X_V + eps Y (docs/damped.md (DA-3)-(DA-6)).
 // In modal coordinates p~ = Q^T S p the damping is diagonal: p~_i' = -lambda_i p~_i - g~_i.
 #include "models/damped/RayleighFlows.hpp"
 

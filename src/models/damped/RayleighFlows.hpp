@@ -1,5 +1,5 @@
-// Exact sub-flows of the split Rayleigh vector field X_T + X_V + eps Y (seed 003 Sec. 3,
-// docs/damped.md Sec. 1): exp(t X_T), exp(t X_V), exp(t eps Y), exp(t (X_V + eps Y)), q in R^n.
+// Exact sub-flows of the split Rayleigh vector field X_T + X_V + eps Y (Modin & Söderlind 2011, Sec. 3;
+// docs/damped.md (DA-3)-(DA-6)): exp(t X_T), exp(t X_V), exp(t eps Y), exp(t (X_V + eps Y)), q in R^n.
 #pragma once
 
 #include <cmath>

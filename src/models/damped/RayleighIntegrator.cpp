@@ -1,4 +1,4 @@
-// Dispatch of one step of a Rayleigh-damped system to a splitting (seed 003 Alg. 3.1-3.3) or
+// Dispatch of one step of a Rayleigh-damped system to a splitting (docs/damped.md (DA-7)-(DA-9)) or
 // to Heun / RK4 / DOP853 on the full vector field y = (q, p) (docs/damped.md Sec. 1).
 #include "models/damped/RayleighIntegrator.hpp"
 

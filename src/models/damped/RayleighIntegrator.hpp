@@ -1,5 +1,5 @@
 // One step of any method for a Rayleigh-damped system (docs/damped.md Sec. 1): the splittings
-// of seed 003 Alg. 3.1-3.3 and the comparisons Heun / explicit midpoint (RK2), RK4, DOP853 (reference).
+// (DA-7)-(DA-9) and the comparisons Heun / explicit midpoint (RK2), RK4, DOP853 (reference).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// The Rayleigh-damped Hamiltonian system as a kirchhoff Model (docs/damped.md Sec. 1, seed 003):
+// The Rayleigh-damped Hamiltonian system as a kirchhoff Model (docs/damped.md Sec. 1, (DA-11)):
 // state (q, p, dissipated), invariants energy, dissipated, energy_balance [, J3, r_minus_rstar].
 #pragma once
 

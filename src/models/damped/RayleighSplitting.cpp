@@ -1,4 +1,4 @@
-// Splitting schemes Phi_2S, Phi_3S, Phi_RKS (seed 003 Alg. 3.1-3.3) built from the exact
+// Splitting schemes Phi_2S, Phi_3S, Phi_RKS (docs/damped.md (DA-7)-(DA-9)) built from the exact
 // sub-flows of RayleighFlows, in either ordering, and their triple-jump composition.
 #include "models/damped/RayleighSplitting.hpp"
 

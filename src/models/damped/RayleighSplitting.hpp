@@ -1,6 +1,7 @@
-// The splitting schemes for Rayleigh-damped systems (seed 003 Algorithms 3.1-3.3, docs/damped.md
-// Sec. 1): Phi_2S, Phi_3S, Phi_RKS in drift-kick-drift or kick-drift-kick order, and the
-// symmetric triple-jump composition of order 4 (Yoshida 1990; Hairer–Lubich–Wanner, GNI Sec. II.4).
+// The splitting schemes for Rayleigh-damped systems (Modin & Söderlind 2011, Algorithms 3.1-3.3;
+// docs/damped.md (DA-7)-(DA-10)): Phi_2S, Phi_3S, Phi_RKS in drift-kick-drift or kick-drift-kick
+// order, and the symmetric triple-jump composition of order 4 (Yoshida 1990; Hairer, Lubich and
+// Wanner, GNI Sec. II.4).
 #pragma once
 
 #include <string>

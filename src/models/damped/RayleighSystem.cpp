@@ -1,4 +1,4 @@
-// The Rayleigh-damped Hamiltonian system (seed 003 eq. (1), docs/damped.md Sec. 1): mass-matrix
+// The Rayleigh-damped Hamiltonian system (docs/damped.md (DA-1), (DA-2)): mass-matrix
 // square roots, the damping matrix and its modal decomposition, energy rate and vector field.
 #include "models/damped/RayleighSystem.hpp"
 

@@ -1,4 +1,4 @@
-// A Hamiltonian system with weak Rayleigh damping (seed 003 eq. (1), docs/damped.md Sec. 1):
+// A Hamiltonian system with weak Rayleigh damping (Modin & Söderlind 2011, eq. (1); docs/damped.md (DA-1)):
 //   dq/dt = M^-1 p,  dp/dt = -grad V(q) - eps D(q) M^-1 p,  H = p^T M^-1 p / 2 + V,  dH/dt = -eps <D p#, p#>.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The dissipative rigid body as a kirchhoff Model (docs/damped.md Sec. 2, seed 004): state
+// The dissipative rigid body as a kirchhoff Model (docs/damped.md Sec. 2, (DA-13)): state
 // (M, dissipated), log columns energy, dissipated, casimir |M|, distance to the limit set, M.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The SE(2)^n x R^2m midpoint discrete Lagrangian of seed 000, Sec. 5:
+// The SE(2)^n x R^2m midpoint discrete Lagrangian (Weißmann 2014, Sec. 5; docs/fluidbody.md (FB-23)):
 //   L_d(q_k, q_k+1) = h L(g_k exp(h Xi_k / 2), (gamma_k + gamma_k+1)/2, Xi_k, gamma_dot_k),
 //   Xi_k = log(g_k^-1 g_k+1) / h, L = 1/2 <K(g) Xi, Xi> + beta_gamma + W_G + <M_C, Xi>.
 #pragma once

@@ -1,4 +1,4 @@
-// The Lagrangian grid of the slosh model (docs/slosh.md, "Stormer-Verlet with trapezoidal sigma"):
+// The Lagrangian grid of the slosh model (docs/slosh.md (SL-7), (SL-8), (SL-11)):
 // a_i = i da, da = L/(N+1); h0_i, half-point depths H_{i+1/2}, quadrature weights e_i, rest energy, CFL.
 #pragma once
 

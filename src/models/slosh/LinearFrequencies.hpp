@@ -1,5 +1,5 @@
-// Linear coupled frequencies of shallow-water sloshing in a tank on a spring (docs/slosh.md, "Linear
-// coupled frequencies"): nu = omega^2 [m_v + m_f tan(kL/2)/(kL/2)], k = omega/c, and the uncoupled modes.
+// Linear coupled frequencies of shallow-water sloshing in a tank on a spring (docs/slosh.md (SL-15)):
+// nu = omega^2 [m_v + m_f tan(kL/2)/(kL/2)], k = omega/c, and the uncoupled modes.
 #pragma once
 
 #include <vector>

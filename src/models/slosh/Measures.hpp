@@ -1,5 +1,5 @@
-// Energy monitor, fluid mass and depth/stretch measures of the slosh model (docs/slosh.md, "Energy
-// monitor"): E = rho da (sum h0_i w_i^2 + c_b q_t^2)/2 + m_v q_t^2/2 + sum_j rho g H^2 da^2/(2 dx_j) + nu q^2/2.
+// Energy monitor, fluid mass and depth/stretch measures of the slosh model (docs/slosh.md (SL-13)):
+// E = rho da (sum h0_i w_i^2 + c_b q_t^2)/2 + m_v q_t^2/2 + sum_j rho g H^2 da^2/(2 dx_j) + nu q^2/2.
 #pragma once
 
 #include <algorithm>

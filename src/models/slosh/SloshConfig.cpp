@@ -1,5 +1,5 @@
-// Names of the sigma quadrature rules of the slosh model (docs/slosh.md, "Stormer-Verlet with
-// trapezoidal sigma"), as used in decks and logs.
+// Names of the sigma quadrature rules of the slosh model (docs/slosh.md (SL-11)), as used in decks
+// and logs.
 #include "models/slosh/SloshConfig.hpp"
 
 #include "core/Error.hpp"

@@ -8,8 +8,8 @@
 
 namespace kirchhoff::slosh {
 
-/// Quadrature weights e_i of the sigma integral (docs/slosh.md, "Stormer-Verlet with trapezoidal
-/// sigma"). Trapezoid, Left and Right keep the scheme symplectic; Simpson does not.
+/// Quadrature weights e_i of the sigma integral (docs/slosh.md (SL-11), (SL-12)). Trapezoid, Left and
+/// Right keep the scheme symplectic; Simpson does not.
 enum class Quadrature { Trapezoid, Left, Right, Simpson };
 
 Quadrature quadratureFromName(const std::string& name);  ///< throws ConfigurationError

@@ -1,5 +1,5 @@
 // The slosh model on a distributed grid: particle paths x_i, velocities w_i on a 1-D PETSc DMDA
-// (one ghost each side), vehicle q, p replicated; Stormer-Verlet of docs/slosh.md (seed 001).
+// (one ghost each side), vehicle q, p replicated; Stormer-Verlet of docs/slosh.md (SL-10).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
-// Stormer-Verlet step of the particle-path shallow-water + vehicle system (docs/slosh.md, "One step",
-// after Alemi Ardakani & Bridges, seed 001 sec. 1 with the trapezoidal sigma of sec. 5), templated on T.
+// Stormer-Verlet step of the particle-path shallow-water + vehicle system (docs/slosh.md (SL-9)-(SL-11),
+// after Alemi Ardakani & Bridges 2010 and their report, with the trapezoidal sigma), templated on T.
 //
 //   p^{n+1/2} = p^n - (nu dt/2) q^n,            w_i^{n+1/2} = w_i^n + (dt/2) F_i(x^n)
 //   sigma^{n+1/2} = rho da [c_b w_0 + sum_i e_i h0_i w_i^{n+1/2}],  w_0 = (p^{n+1/2} - sigma)/m_v

@@ -1,5 +1,5 @@
 // Complex-step and central-difference Jacobians of the top schemes' one-step maps and their
-// symplecticity / Poisson defects (Symplecticity.hpp; docs/heavytop.md "symplecticity check").
+// symplecticity / Poisson defects (Symplecticity.hpp; docs/heavytop.md "Tools").
 #include "models/top/Symplecticity.hpp"
 
 #include <complex>

@@ -1,4 +1,4 @@
-// Structure checks of a one-step map Phi of the top schemes (docs/heavytop.md "symplecticity check"):
+// Structure checks of a one-step map Phi of the top schemes (docs/heavytop.md "Tools"):
 //   S = DPhi(x) by complex step (Im Phi(x + i h e_k) / h, Newton run in complex arithmetic to
 //   round-off) or central differences;  symplecticity defect max_ij |S^T Omega S - Omega|_ij (z-maps),
 //   Poisson defect max_ij |D P(x) D^T - B(y1)|_ij with D = d(Pi, Gamma)(x1)/dx, P = Omega (collective)

@@ -1,6 +1,7 @@
 // The kirchhoff-fluidbody tools: --added-mass prints A(g), M and K(g) = M + A(g) of the deck's
 // bodies at t = 0 (fluidbody.md "Fluid quantities"; closed forms of "Analytic checks" for circles and
-// ellipses); --flow-field samples psi and u on a grid at t = 0 into OUTDIR/flowfield.h5 (seed 000 Fig. 1).
+// ellipses); --flow-field samples psi and u on a grid at t = 0 into OUTDIR/flowfield.h5 (Weißmann 2014,
+// Fig. 1).
 #include "setup/fluidbody/FluidBodyTools.hpp"
 
 #include <mpi.h>

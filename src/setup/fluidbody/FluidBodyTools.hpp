@@ -1,5 +1,5 @@
 // The kirchhoff-fluidbody tools (run::Tool): --added-mass (K(g) = M + A(g) at t = 0, fluidbody.md
-// "Fluid quantities", with the closed forms of "Analytic checks") and --flow-field (seed 000 Fig. 1).
+// "Fluid quantities", with the closed forms of "Analytic checks") and --flow-field (Weißmann 2014, Fig. 1).
 #pragma once
 
 #include <vector>
