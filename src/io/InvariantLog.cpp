@@ -30,25 +30,37 @@ InvariantLog::~InvariantLog() {
 
 InvariantLog InvariantLog::create(const std::string& path, const std::vector<std::string>& names,
                                   const std::map<std::string, std::string>& attributes,
-                                  std::int64_t nranks, int flushInterval) {
+                                  std::int64_t nranks, int flushInterval,
+                                  const std::vector<Quantity>& quantities) {
   h5::silenceErrors();
   const std::string tmp = path + ".tmp";
   {
     h5::Handle f(h5::check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
                            "cannot create " + tmp));
-    for (const auto& [k, v] : attributes) h5::writeStringAttribute(f, k, v);
+    for (const auto& [k, v] : attributes) h5::writeTextAttribute(f, k, v);
     h5::writeInt64Attribute(f, "nranks", nranks);
+    const auto model = attributes.find("model");
+    const std::string modelName = model == attributes.end() ? "" : model->second;
+    auto quantity = [&](std::size_t i, const std::string& n) {
+      return i < quantities.size() && quantities[i].name == n ? quantities[i] : logQuantity(modelName, n);
+    };
     h5::Handle g(h5::check(H5Gcreate2(f, "invariants", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                            "create /invariants"));
     h5::Handle s(h5::createExtendible(g, "step", H5T_NATIVE_INT64, 1024));
+    const Quantity qs = logQuantity(modelName, "step"), qt = logQuantity(modelName, "time");
+    h5::describe(s, qs.units, qs.description, qs.kind);
     h5::Handle t(h5::createExtendible(g, "time", H5T_NATIVE_DOUBLE, 1024));
+    h5::describe(t, qt.units, qt.description, qt.kind);
     std::string order;
-    for (const auto& n : names) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string& n = names[i];
       if (n == "step" || n == "time") throw Error("invariant name '" + n + "' is reserved", kExitNumerical);
-      h5::Handle d(h5::createExtendible(g, n, H5T_NATIVE_DOUBLE, 1024));
+      const Quantity q = quantity(i, n);
+      h5::Handle d(h5::createExtendible(g, n, q.integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, 1024));
+      h5::describe(d, q.units, q.description, q.kind);
       order += (order.empty() ? "" : ",") + n;
     }
-    h5::writeStringAttribute(g, "columns", order);
+    h5::writeTextAttribute(g, "columns", order);
   }
   fs::rename(tmp, path);
   return InvariantLog(path, names, flushInterval);
@@ -133,7 +145,16 @@ void InvariantLog::flush() {
   };
   put("step", H5T_NATIVE_INT64, steps_.data());
   put("time", H5T_NATIVE_DOUBLE, times_.data());
-  for (std::size_t i = 0; i < names_.size(); ++i) put(names_[i], H5T_NATIVE_DOUBLE, columns_[i].data());
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    h5::Handle d(h5::check(H5Dopen2(g, names_[i].c_str(), H5P_DEFAULT), "column " + names_[i]));
+    if (h5::isInteger(d)) {  // counts: exact small integers held as double by the models
+      std::vector<std::int64_t> v(columns_[i].size());
+      for (std::size_t k = 0; k < v.size(); ++k) v[k] = static_cast<std::int64_t>(std::llround(columns_[i][k]));
+      h5::append(d, H5T_NATIVE_INT64, v.data(), v.size());
+    } else {
+      h5::append(d, H5T_NATIVE_DOUBLE, columns_[i].data(), columns_[i].size());
+    }
+  }
   h5::checkStatus(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush " + path_);
   steps_.clear();
   times_.clear();

@@ -15,6 +15,7 @@
 #include "core/Version.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/InvariantLog.hpp"
+#include "io/Quantities.hpp"
 #include "io/RunConfig.hpp"
 #include "io/SnapshotWriter.hpp"
 #include "run/Progress.hpp"
@@ -166,10 +167,11 @@ class Loop {
           {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
           {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", allPetscOptions()}};
       log_.emplace(io::InvariantLog::create(opt_.outdir + "/invariants.h5", names_, attrs, size_,
-                                            cfg_.flushInterval));
+                                            cfg_.flushInterval, io::logQuantities(driver_.model, names_, &deck_)));
       log_->append(state_.step, state_.time, inv);
+      attrs["nranks"] = std::to_string(size_);
       if (cfg_.snapshotInterval > 0)
-        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots.xmf", -1);
+        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", -1, attrs);
     }
     if (energyColumn_ >= 0) energy0_ = lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
     writeSnapshot();
@@ -198,8 +200,12 @@ class Loop {
                                             cfg_.logInterval, cfg_.flushInterval, &w));
       if (!w.empty()) warn(w);
       if (energyColumn_ >= 0) energy0_ = log_->firstValue(monitored_);
-      if (cfg_.snapshotInterval > 0)
-        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots.xmf", state_.step);
+      if (cfg_.snapshotInterval > 0) {
+        w.clear();
+        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", state_.step,
+                       std::map<std::string, std::string>{{"model", driver_.model}}, &w);
+        if (!w.empty()) warn(w);
+      }
     }
     MPI_Bcast(&energy0_, 1, MPI_DOUBLE, 0, comm_);
     if (energyColumn_ >= 0)
@@ -289,11 +295,12 @@ class Loop {
   bool onGrid(int interval) const { return interval > 0 && state_.step % interval == 0; }
 
   // --- output ----------------------------------------------------------------------------------
-  void writeSnapshot() {
+  /// Collective (models gather to rank 0); `endOfRun`: the final state off the snapshot grid.
+  void writeSnapshot(bool endOfRun = false) {
     if (cfg_.snapshotInterval <= 0) return;
     Snapshot snap;
     const bool has = model_->snapshot(state_, snap);
-    if (snaps_ && has) snaps_->write(state_.step, state_.time, snap);
+    if (snaps_ && has) snaps_->write(state_.step, state_.time, snap, endOfRun);
   }
 
   std::string checkpoint() {
@@ -347,6 +354,7 @@ class Loop {
   }
 
   void finish() {
+    if (!onGrid(cfg_.snapshotInterval)) writeSnapshot(true);  // the final state is always a frame
     checkpoint();
     if (log_) log_->flush();
     say("finished at step " + std::to_string(state_.step) + ", t = " + num(state_.time) +
