@@ -37,20 +37,31 @@ class InvariantLog {
   void append(std::int64_t step, double time, const std::vector<double>& values);
   /// Writes buffered rows (the file is closed between flushes, so a crash rarely corrupts it).
   void flush();
-  /// Flushes, then copies the log to `path.ckpt` (atomically) as the fallback for restarts.
+  /// Flushes, then brings the fallback copy `path.ckpt` up to date for restarts: the rows since
+  /// the previous checkpoint are appended to it, so the cost does not grow with the length of
+  /// the log (issue 17, item 6). A missing or unreadable copy is rebuilt by a full copy.
   void snapshotForCheckpoint();
+  /// Appends "step N: <changes>" to the root attribute `restart_changes` (the log and its copy).
+  void recordRestartChanges(std::int64_t step, const std::string& changes);
   const std::string& path() const { return path_; }
   /// Value of a column in the first row on disk (NaN if none; buffered rows are not seen).
   double firstValue(const std::string& name) const;
 
  private:
   InvariantLog(std::string path, std::vector<std::string> names, int flushInterval);
+  /// Replaces `path.ckpt` by a full copy of the log (atomically; no temporary left on failure).
+  void rebuildCopy();
   std::string path_;
   std::vector<std::string> names_;
   int flushInterval_;
   std::vector<std::int64_t> steps_;
   std::vector<double> times_;
   std::vector<std::vector<double>> columns_;
+  /// Rows appended since the last checkpoint (not yet in the copy `path.ckpt`).
+  std::vector<std::int64_t> ckSteps_;
+  std::vector<double> ckTimes_;
+  std::vector<std::vector<double>> ckColumns_;
+  bool copyValid_ = false;  ///< path.ckpt holds every row up to the last checkpoint
 };
 
 }  // namespace kirchhoff::io

@@ -107,6 +107,7 @@ int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
   o.maxWall = cli.maxWall;
   o.startTime = startTime;
   o.overwrite = cli.overwrite;
+  o.newLog = cli.newLog;
   const auto cases = io::sweepCases(deck);
   const bool sweep = !(cases.size() == 1 && cases.front().name.empty());
   if (cli.caseIndex >= 0) {  // one case of a sweep (a job-array task), as if it were the whole deck
