@@ -7,6 +7,10 @@
 //   F = rho ( -1/2 beta^T W S sigma_X + 1/2 K^T G sigma_I + K^T G sigma_X + W_vv ).
 // Adjoint (docs/fluidbody.md (FB-22), dF = df - lambda^T (dM sigma - db)):
 //   M^T lambda_X = -1/2 S^T W beta + G^T K,   M^T lambda_I = 1/2 G^T K,
+// Several bodies ((FB-22a)): four solves per evaluation, whatever n: sigma_X, sigma_I and
+//   t_1 = M^-T S^T W beta, t_K = M^-T G^T K, so that lambda_X = -t_1/2 + t_K, lambda_I = t_K/2,
+//   M_C = rho B^T t_K and A Xi = rho/2 (-B^T W S sigma_X - B^T t_1) (A symmetrized); the full A(g)
+//   (3n solves) only when asked for.
 //   dF/dq = rho ( df/dq|_sigma - lambda_X^T dM sigma_X - lambda_I^T (dM sigma_I - db_I) ).
 // Every entry depends on relative positions only, so body derivatives follow from the z-derivatives
 // by translation and rotation invariance; the identities sum_j dF/dy_j + sum_i dF/dgamma_i = 0 etc.
@@ -84,7 +88,11 @@ BoundaryFluid::BoundaryFluid(MPI_Comm comm, std::vector<Polygon> outlines, std::
     const int j = layout_.body[p], o = layout_.offset[j];
     Srows_.row(p - p0).segment(o, layout_.bodySize(j)) = disc_->selfPotential(j).row(p - o);
   }
-  if (n == 1) solveDensities(true, false);  // one body: A and sigma_B are constant in its frame
+  rigidConstant_ = n == 1;
+  if (n == 1) {  // one body: A and sigma_B are constant in its frame
+    assembleRigidPotential();
+    solveDensities(true, false);
+  }
 }
 
 BoundaryFluid::~BoundaryFluid() = default;
@@ -196,10 +204,23 @@ Eigen::MatrixXd BoundaryFluid::rightHandSides(bool rigid, bool image) const {
   return R;
 }
 
-void BoundaryFluid::solveDensities(bool rigid, bool image) {
-  // One solve with all right-hand sides: sigma_B (3n columns, when the poses changed) and sigma_I.
+void BoundaryFluid::assembleRigidPotential() {
+  // L = B^T W S over the owned rows (3n x N, per pose): A = -L Sigma_B, and S^T W beta = L^T Xi. B has
+  // three entries per row, so this costs 3 N^2 (instead of the 2 N^2 3n of S Sigma_B first).
+  const int n = bodyCount(), N = layout_.nodes;
+  const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+  LBS_ = Eigen::MatrixXd::Zero(3 * n, N);
+  for (int p = p0; p < p1; ++p) {
+    const int j = layout_.body[p];
+    for (int k = 0; k < 3; ++k) LBS_.row(3 * j + k) += (weight_[p] * B_(p, 3 * j + k)) * Srows_.row(p - p0);
+  }
+}
+
+void BoundaryFluid::solveDensities(bool rigid, bool image) const {
+  // One solve with all right-hand sides: sigma_B (3n columns) and/or sigma_I.
   const int n = bodyCount(), N = layout_.nodes;
   const Eigen::MatrixXd X = system_->solve(rightHandSides(rigid, image));
+  solvedColumns_ += X.cols();
   if (image) {
     const int c = rigid ? 3 * n : 0;
     for (int p = 0; p < N; ++p) sigma_(p, 3 * n) = X(system_->panelIndex(p), c);
@@ -207,18 +228,67 @@ void BoundaryFluid::solveDensities(bool rigid, bool image) {
   }
   if (!rigid) return;
   for (int p = 0; p < N; ++p) sigma_.row(p).head(3 * n) = X.row(system_->panelIndex(p)).head(3 * n);
-  // A = -(B^T W S) Sigma_B over the owned rows, summed over ranks, symmetrized. B has three entries
-  // per row, so B^T W S costs 3 N^2 (instead of the 2 N^2 3n of S Sigma_B first).
-  const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
-  LBS_ = Eigen::MatrixXd::Zero(3 * n, N);  // also gives S^T W beta in the gradient
-  for (int p = p0; p < p1; ++p) {
-    const int j = layout_.body[p];
-    for (int k = 0; k < 3; ++k) LBS_.row(3 * j + k) += (weight_[p] * B_(p, 3 * j + k)) * Srows_.row(p - p0);
-  }
   Eigen::MatrixXd A = -LBS_ * sigma_.leftCols(3 * n);
   if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, A.data(), 9 * n * n, MPI_DOUBLE, MPI_SUM, comm_);
   addedMass_ = rho_ * 0.5 * (A + A.transpose());
   asymmetry_ = (A - A.transpose()).cwiseAbs().maxCoeff() / std::max(A.cwiseAbs().maxCoeff(), 1e-300);
+  rigidValid_ = true;
+}
+
+Eigen::MatrixXd BoundaryFluid::addedMass() const {
+  if (bodyCount() > 0 && !rigidValid_) solveDensities(true, false);
+  return addedMass_;
+}
+
+const Eigen::MatrixXd& BoundaryFluid::densities() const {
+  if (bodyCount() > 0 && !rigidValid_) solveDensities(true, false);
+  return sigma_;
+}
+
+Eigen::VectorXd BoundaryFluid::solveOne(const Eigen::VectorXd& panelValues, bool transpose) const {
+  // One right-hand side on the panel rows (zero on the constraint rows); the panel rows of the result.
+  const int N = layout_.nodes;
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), 1);
+  for (int p = 0; p < N; ++p) R(system_->panelIndex(p), 0) = panelValues[p];
+  const Eigen::MatrixXd X = system_->solve(R, transpose);
+  ++solvedColumns_;
+  Eigen::VectorXd x(N);
+  for (int p = 0; p < N; ++p) x[p] = X(system_->panelIndex(p), 0);
+  return x;
+}
+
+void BoundaryFluid::solveVortexAdjoint() {
+  // t_K = M^-T G^T K and M_C = rho B^T t_K (= rho K^T G Sigma_B by transposition), several bodies.
+  const int n = bodyCount(), m = vortices_.size(), N = layout_.nodes;
+  tK_ = Eigen::VectorXd::Zero(N);
+  momentum_ = Eigen::VectorXd::Zero(3 * n);
+  if (m == 0) return;
+  tK_ = solveOne(G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m), true);
+  momentum_ = rho_ * (B_.transpose() * tK_);
+}
+
+void BoundaryFluid::solveMotion(const Eigen::VectorXd& Xi) const {
+  // sigma_X = M^-1 B Xi, t_1 = M^-T (S^T W B Xi), A Xi = rho/2 (A_raw Xi + A_raw^T Xi) with
+  // A_raw = -B^T W S M^-1 B: A_raw Xi = -L sigma_X (owned rows, summed), A_raw^T Xi = -B^T t_1.
+  if (motion_.valid && motion_.Xi.size() == Xi.size() && motion_.Xi == Xi) return;
+  const int N = layout_.nodes;
+  motion_.valid = false;
+  motion_.Xi = Xi;
+  motion_.sigX = solveOne(B_ * Xi, false);
+  Eigen::VectorXd StLb = LBS_.transpose() * Xi;
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, StLb.data(), N, MPI_DOUBLE, MPI_SUM, comm_);
+  motion_.t1 = solveOne(StLb, true);
+  Eigen::VectorXd a = -LBS_ * motion_.sigX;
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(a.size()), MPI_DOUBLE, MPI_SUM, comm_);
+  motion_.AXi = rho_ * 0.5 * (a - B_.transpose() * motion_.t1);
+  motion_.valid = true;
+}
+
+Eigen::VectorXd BoundaryFluid::addedMassAction(const Eigen::VectorXd& Xi) {
+  if (bodyCount() == 0) return Eigen::VectorXd(0);
+  if (rigidConstant_) return addedMass_ * Xi;
+  solveMotion(Xi);
+  return motion_.AXi;
 }
 
 bool BoundaryFluid::samePoses(const std::vector<lie::Pose>& poses) const {
@@ -260,24 +330,32 @@ void BoundaryFluid::setConfiguration(const std::vector<lie::Pose>& poses, const 
   double t1 = MPI_Wtime();
   if (moved) {
     system_->update();
+    assembleRigidPotential();
     assembledPoses_ = poses;
+    rigidValid_ = false;
+    motion_.valid = false;
   }
-  solveDensities(moved, true);
+  solvedColumns_ = 0;
+  solveDensities(false, true);
+  if (!rigidConstant_) solveVortexAdjoint();
   timings_.assembly = t1 - t0;
   timings_.solve = MPI_Wtime() - t1;
   if (m > 0) {
     const Eigen::Map<const Eigen::VectorXd> K(vortices_.K.data(), m);
     const Eigen::RowVectorXd KG = K.transpose() * G_;
-    momentum_ = rho_ * (KG * sigma_.leftCols(3 * n)).transpose();
+    if (rigidConstant_) momentum_ = rho_ * (KG * sigma_.leftCols(3 * n)).transpose();
     routh_ = rho_ * (0.5 * KG.dot(sigma_.col(3 * n)) + wvv);
   } else {
     momentum_.setZero();
-    routh_ = 0.0;
+    routh_ = rho_ * wvv;
   }
 }
 
-double BoundaryFluid::lagrangianValue(const Eigen::VectorXd& Xi) const {
-  return 0.5 * Xi.dot(addedMass_ * Xi) + routh_ + momentum_.dot(Xi);
+double BoundaryFluid::lagrangianValue(const Eigen::VectorXd& Xi) {
+  if (bodyCount() == 0) return routh_;
+  if (rigidConstant_) return 0.5 * Xi.dot(addedMass_ * Xi) + routh_ + momentum_.dot(Xi);
+  solveMotion(Xi);
+  return 0.5 * Xi.dot(motion_.AXi) + routh_ + momentum_.dot(Xi);
 }
 
 void BoundaryFluid::addPairGradient(const Eigen::VectorXd& lamX, const Eigen::VectorXd& lamI,
@@ -323,24 +401,32 @@ Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
   if (n > 0) {
     const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
     const Eigen::VectorXd beta = B_ * Xi;
-    const Eigen::VectorXd sigX = sigma_.leftCols(3 * n) * Xi;
     const Eigen::VectorXd sigI = sigma_.col(3 * n);
-    Eigen::VectorXd GtK = Eigen::VectorXd::Zero(N);
-    if (m > 0) GtK = G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m);
-    // S^T W beta = (B^T W S)^T Xi over the owned rows, summed over ranks.
-    Eigen::VectorXd StLb = LBS_.transpose() * Xi;
-    if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, StLb.data(), N, MPI_DOUBLE, MPI_SUM, comm_);
-    Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), 2);
-    for (int p = 0; p < N; ++p) {
-      const int r = system_->panelIndex(p);
-      R(r, 0) = -0.5 * StLb[p] + GtK[p];
-      R(r, 1) = 0.5 * GtK[p];
-    }
-    const Eigen::MatrixXd Lam = system_->solve(R, true);
-    Eigen::VectorXd lamX(N), lamI(N);
-    for (int p = 0; p < N; ++p) {
-      lamX[p] = Lam(system_->panelIndex(p), 0);
-      lamI[p] = Lam(system_->panelIndex(p), 1);
+    Eigen::VectorXd sigX, lamX(N), lamI(N);
+    if (rigidConstant_) {
+      sigX = sigma_.leftCols(3 * n) * Xi;
+      Eigen::VectorXd GtK = Eigen::VectorXd::Zero(N);
+      if (m > 0) GtK = G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m);
+      // S^T W beta = (B^T W S)^T Xi over the owned rows, summed over ranks.
+      Eigen::VectorXd StLb = LBS_.transpose() * Xi;
+      if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, StLb.data(), N, MPI_DOUBLE, MPI_SUM, comm_);
+      Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), 2);
+      for (int p = 0; p < N; ++p) {
+        const int r = system_->panelIndex(p);
+        R(r, 0) = -0.5 * StLb[p] + GtK[p];
+        R(r, 1) = 0.5 * GtK[p];
+      }
+      const Eigen::MatrixXd Lam = system_->solve(R, true);
+      solvedColumns_ += 2;
+      for (int p = 0; p < N; ++p) {
+        lamX[p] = Lam(system_->panelIndex(p), 0);
+        lamI[p] = Lam(system_->panelIndex(p), 1);
+      }
+    } else {  // (FB-22a): the motion solves and t_K of setConfiguration
+      solveMotion(Xi);
+      sigX = motion_.sigX;
+      lamX = -0.5 * motion_.t1 + tK_;
+      lamI = 0.5 * tK_;
     }
     if (n > 1) addPairGradient(lamX, lamI, sigX, sigI, beta, grad);
     for (int i = 0; i < m; ++i) {
@@ -383,7 +469,11 @@ std::vector<lie::Vec2> BoundaryFluid::vortexVelocities(const Eigen::VectorXd& Xi
   const int n = bodyCount(), m = vortices_.size(), N = layout_.nodes;
   std::vector<Vec2> u(m);
   Eigen::VectorXd s = Eigen::VectorXd::Zero(N);
-  if (n > 0) s = sigma_.leftCols(3 * n) * Xi + sigma_.col(3 * n);
+  if (n > 0 && rigidConstant_) s = sigma_.leftCols(3 * n) * Xi + sigma_.col(3 * n);
+  if (n > 0 && !rigidConstant_) {
+    solveMotion(Xi);
+    s = motion_.sigX + sigma_.col(3 * n);
+  }
   for (int i = 0; i < m; ++i) {
     u[i] = biotSavart(vortices_, vortices_.gamma[i], i);
     Complex w(0.0, 0.0);  // sum s_q dOmega_q = u - i v

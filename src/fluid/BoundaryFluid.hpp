@@ -1,6 +1,6 @@
-// The Fluid of docs/fluidbody.md for any boundary discretization: the Neumann solves for phi_B (3n
-// rigid-motion problems) and phi_I, then A(g), M_C, W_G (docs/fluidbody.md (FB-7), (FB-9), (FB-10)) and
-// the exact adjoint gradient of F = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> over q ((FB-20)-(FB-22)).
+// The Fluid of docs/fluidbody.md for any boundary discretization: A(g), M_C, W_G (docs/fluidbody.md
+// (FB-7), (FB-9), (FB-10)) and the exact adjoint gradient of F = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> over q
+// ((FB-20)-(FB-22)); several bodies: four solves per evaluation whatever n ((FB-22a)).
 #pragma once
 
 #include <mpi.h>
@@ -34,14 +34,15 @@ class BoundaryFluid : public Fluid {
 
   int bodyCount() const override { return static_cast<int>(outlines_.size()); }
   void setConfiguration(const std::vector<lie::Pose>& poses, const Vortices& vortices) override;
-  Eigen::MatrixXd addedMass() const override { return addedMass_; }
+  Eigen::MatrixXd addedMass() const override;
   Eigen::VectorXd vortexMomentum() const override { return momentum_; }
+  Eigen::VectorXd addedMassAction(const Eigen::VectorXd& Xi) override;
   double kirchhoffRouth() const override { return routh_; }
   Eigen::VectorXd lagrangianGradient(const Eigen::VectorXd& Xi) override;
   std::vector<lie::Vec2> vortexVelocities(const Eigen::VectorXd& Xi) const override;
 
   /// F(q) = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> at the current configuration.
-  double lagrangianValue(const Eigen::VectorXd& Xi) const;
+  double lagrangianValue(const Eigen::VectorXd& Xi) override;
 
   const Discretization& discretization() const { return *disc_; }
   const std::vector<Polygon>& bodies() const { return outlines_; }
@@ -52,14 +53,20 @@ class BoundaryFluid : public Fluid {
   int panelCount() const { return layout_.nodes; }
   const NodeLayout& layout() const { return layout_; }
   /// Source densities (unit density, rho not included): column a = 0..3n-1 solves the rigid
-  /// data of body dof a, column 3n the image problem phi_I.
-  const Eigen::MatrixXd& densities() const { return sigma_; }
+  /// data of body dof a, column 3n the image problem phi_I (several bodies: 3n solves, collective).
+  const Eigen::MatrixXd& densities() const;
+  /// Right-hand sides solved by the last setConfiguration and the evaluations after it (a cost
+  /// diagnostic: constant in n on the evaluation path, 3n + 1 more for addedMass()).
+  long solvedColumns() const { return solvedColumns_; }
   /// Multipliers mu_j of the phi_I solve: the mean normal flux the discrete data -<u_gamma, n>
   /// carries through body j (zero for exact data; a quadrature-error diagnostic).
   std::vector<double> imageFluxDefect() const;
   /// |A_raw - A_raw^T|_max / |A_raw|_max of the discrete added mass before symmetrization
   /// (a discretization-consistency diagnostic; zero in the continuum).
-  double addedMassAsymmetry() const { return asymmetry_; }
+  double addedMassAsymmetry() const {
+    addedMass();
+    return asymmetry_;
+  }
   /// Wall seconds of the last setConfiguration: influence assembly (inter-body entries and vortex
   /// terms) and factorization + all forward solves; and of the last lagrangianGradient.
   struct Timings {
@@ -76,7 +83,12 @@ class BoundaryFluid : public Fluid {
   void assembleVortexTerms();
   void imageData();
   Eigen::MatrixXd rightHandSides(bool rigid, bool image) const;
-  void solveDensities(bool rigid, bool image);
+  void solveDensities(bool rigid, bool image) const;
+  void assembleRigidPotential();
+  void solveVortexAdjoint();
+  /// The motion solves at Xi (several bodies): sigma_X = M^-1 B Xi and t_1 = M^-T S^T W B Xi, then A Xi.
+  void solveMotion(const Eigen::VectorXd& Xi) const;
+  Eigen::VectorXd solveOne(const Eigen::VectorXd& panelValues, bool transpose) const;
   bool samePoses(const std::vector<lie::Pose>& poses) const;
   /// Owned rows of body j: [first, first + count) of its nodes (count 0 if none).
   void ownedRows(int j, int& first, int& count) const;
@@ -100,14 +112,23 @@ class BoundaryFluid : public Fluid {
   Eigen::MatrixXd LBS_;            // 3n x N: B^T W S over the owned rows (with sigma_B, per pose)
   std::vector<lie::Pose> assembledPoses_;  // poses of the assembled inter-body blocks (n > 1; empty: none)
   Vortices vortices_;
-  Eigen::MatrixXd sigma_;          // N x (3n + 1)
-  Eigen::VectorXd mu_;             // multipliers of the phi_I solve
+  mutable Eigen::MatrixXd sigma_;  // N x (3n + 1); rigid columns valid when rigidValid_
+  mutable bool rigidValid_ = false;
+  bool rigidConstant_ = false;     // one body: sigma_B and A constant in its frame, solved once
+  Eigen::VectorXd tK_;             // several bodies: M^-T G^T K (panel rows), gives M_C and lambda
+  struct Motion {                  // several bodies: the solves at one Xi
+    bool valid = false;
+    Eigen::VectorXd Xi, sigX, t1, AXi;
+  };
+  mutable Motion motion_;
+  mutable long solvedColumns_ = 0;
+  mutable Eigen::VectorXd mu_;     // multipliers of the phi_I solve
   Eigen::MatrixXd G_;              // m x N: psi of node q at vortex i (unit density)
   Eigen::MatrixXcd dG_;            // m x N: dOmega/dz of node q at vortex i
-  Eigen::MatrixXd addedMass_;
+  mutable Eigen::MatrixXd addedMass_;
   Eigen::VectorXd momentum_;
   double routh_ = 0.0;
-  double asymmetry_ = 0.0;
+  mutable double asymmetry_ = 0.0;
   Timings timings_;
   int ranks_ = 1, rank_ = 0;
 };

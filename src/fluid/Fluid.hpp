@@ -20,10 +20,19 @@ class Fluid {
   virtual int bodyCount() const = 0;
   /// Sets poses and vortices and performs the Neumann solves (collective on the communicator).
   virtual void setConfiguration(const std::vector<lie::Pose>& poses, const Vortices& vortices) = 0;
-  /// Added-mass tensor A(g), 3n x 3n, body frames (fluid density included).
+  /// Added-mass tensor A(g), 3n x 3n, body frames (fluid density included). For several bodies
+  /// this costs 3n solves at a new configuration (collective): the evaluation path of the
+  /// integrator uses addedMassAction() and lagrangianValue(), which need a fixed number.
   virtual Eigen::MatrixXd addedMass() const = 0;
   /// M_C = sum_i K_i Psi_B(gamma_i), 3n.
   virtual Eigen::VectorXd vortexMomentum() const = 0;
+  /// A(g) Xi at the current configuration (collective; a fixed number of solves).
+  virtual Eigen::VectorXd addedMassAction(const Eigen::VectorXd& Xi) { return addedMass() * Xi; }
+  /// F = 1/2 <A(g) Xi, Xi> + W_G + <M_C, Xi> at the current configuration (collective).
+  virtual double lagrangianValue(const Eigen::VectorXd& Xi) {
+    return Xi.size() ? 0.5 * Xi.dot(addedMass() * Xi) + kirchhoffRouth() + vortexMomentum().dot(Xi)
+                     : kirchhoffRouth();
+  }
   /// W_G = 1/2 sum_i K_i (psi_I(gamma_i) + sum_{j != i} psi_gamma_j(gamma_i)).
   virtual double kirchhoffRouth() const = 0;
   /// Gradient over q (layout above) of F(q) = 1/2 <A(g) Xi, Xi> + W_G + <M_C, Xi> at fixed Xi.

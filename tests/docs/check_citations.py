@@ -30,8 +30,8 @@ TOP_FILES = ["CMakeLists.txt", "README.md"]
 PREFIX = {"FB": "fluidbody", "HT": "heavytop", "DA": "damped", "SL": "slosh"}
 NOT_DOCS = {"README", "sweep_summary", "generated"}  # .md names that are not docs pages
 
-LABEL_DEF = re.compile(r"\((FB|HT|DA|SL)-(\d+)\)\s*$")
-LABEL_REF = re.compile(r"\b(FB|HT|DA|SL)-(\d+)\b")
+LABEL_DEF = re.compile(r"\((FB|HT|DA|SL)-(\d+[a-z]?)\)\s*$")
+LABEL_REF = re.compile(r"\b(FB|HT|DA|SL)-(\d+[a-z]?)\b")
 PAGE = re.compile(r"(?<![\w/.\-])(docs/)?([A-Za-z0-9_\-]+)\.md(#[\w\-]+)?")
 QUOTED = re.compile(r'\s*(?:,|;|and)?\s*"([^"\n]*)("?)')
 SECTION_NUMBER = re.compile(r"\s*,?\s*Secs?\.\s*(\d+)")

@@ -76,8 +76,8 @@ Eigen::MatrixXd MidpointLagrangian::kirchhoffTensor() const {
 double MidpointLagrangian::value(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) {
   const Midpoint mp = midpoint(q0, q1);
   fluid_.setConfiguration(mp.config.poses, mp.config.vortices);
-  double L = fluid_.kirchhoffRouth();
-  if (n_ > 0) L += 0.5 * mp.Xi.dot(kirchhoffTensor() * mp.Xi) + fluid_.vortexMomentum().dot(mp.Xi);
+  double L = fluid_.lagrangianValue(mp.Xi);  // W_G + 1/2 <A Xi, Xi> + <M_C, Xi>
+  if (n_ > 0) L += 0.5 * mp.Xi.dot(massMatrix() * mp.Xi);
   for (int i = 0; i < m_; ++i)
     L += 0.5 * rho_ * K_[static_cast<std::size_t>(i)] *
          mp.config.vortices.gamma[static_cast<std::size_t>(i)].dot(lie::Jrot(mp.gammaDot[static_cast<std::size_t>(i)]));
@@ -93,9 +93,9 @@ void MidpointLagrangian::slotDerivatives(const Eigen::VectorXd& q0, const Eigen:
   cache_.q0 = q0;
   cache_.q1 = q1;
   cache_.thetaMid.clear();
+  cache_.kirchhoff.resize(0, 0);  // the full tensor (3n solves) only if the Jacobian asks for it
   if (n_ > 0) {
-    cache_.kirchhoff = kirchhoffTensor();
-    P = cache_.kirchhoff * mp.Xi + fluid_.vortexMomentum();
+    P = massMatrix() * mp.Xi + fluid_.addedMassAction(mp.Xi) + fluid_.vortexMomentum();
     for (const auto& g : mp.config.poses) cache_.thetaMid.push_back(g.theta);
   }
   Eigen::VectorXd a = Eigen::VectorXd::Zero(dimension()), b = a;
@@ -137,6 +137,10 @@ Eigen::MatrixXd MidpointLagrangian::approximateJacobian(const Eigen::VectorXd& q
   if (n_ > 0) {
     if (!(cache_.q0.size() == q0.size() && cache_.q0 == q0 && cache_.q1 == q1))
       slotDerivatives(q0, q1, nullptr, nullptr);  // fills the cache at this point
+    if (cache_.kirchhoff.size() == 0) {
+      fluid_.setConfiguration(midpoint(q0, q1).config.poses, midpoint(q0, q1).config.vortices);
+      cache_.kirchhoff = kirchhoffTensor();
+    }
     Eigen::MatrixXd T = Eigen::MatrixXd::Identity(3 * n_, 3 * n_);
     for (int j = 0; j < n_; ++j)
       T.block<2, 2>(3 * j + 1, 3 * j + 1) = lie::rotation(cache_.thetaMid[static_cast<std::size_t>(j)]);
@@ -152,7 +156,7 @@ Eigen::VectorXd MidpointLagrangian::legendre(const Eigen::VectorXd& q, const Eig
   fluid_.setConfiguration(c.poses, c.vortices);
   Eigen::VectorXd p(dimension());
   if (n_ > 0) {
-    const Eigen::VectorXd P = kirchhoffTensor() * Xi + fluid_.vortexMomentum();
+    const Eigen::VectorXd P = massMatrix() * Xi + fluid_.addedMassAction(Xi) + fluid_.vortexMomentum();
     for (int j = 0; j < n_; ++j) {
       p[3 * j] = P[3 * j];
       p.segment<2>(3 * j + 1) = lie::rotation(q[3 * j]) * P.segment<2>(3 * j + 1);
@@ -177,7 +181,7 @@ Eigen::VectorXd MidpointLagrangian::bodyVelocity(const Eigen::VectorXd& q, const
 
 double MidpointLagrangian::energy(const Eigen::VectorXd& Xi) const {
   double H = -fluid_.kirchhoffRouth();
-  if (n_ > 0) H += 0.5 * Xi.dot(kirchhoffTensor() * Xi);
+  if (n_ > 0) H += 0.5 * Xi.dot(massMatrix() * Xi + fluid_.addedMassAction(Xi));
   return H;
 }
 

@@ -1,0 +1,91 @@
+// The evaluation path of several bodies (docs/fluidbody.md (FB-22a)): four solves per evaluation
+// whatever n, and A Xi, M_C, F and its gradient equal to those of the full 3n-solve tensor.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "FluidTestUtil.hpp"
+
+namespace kirchhoff::fluid {
+namespace {
+
+/// n disks of radius 0.5 on a grid of spacing 1.7, slightly turned, and two vortices between them.
+struct Scene {
+  std::vector<Polygon> bodies;
+  std::vector<lie::Pose> poses;
+  Vortices vortices;
+  Eigen::VectorXd Xi;
+};
+
+Scene grid(int n) {
+  Scene s;
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
+  for (int j = 0; j < n; ++j) {
+    s.bodies.push_back(j % 2 ? ellipse(0.55, 0.35, 32) : circle(0.5, 32));
+    s.poses.push_back(lie::Pose{0.1 * j, Vec2(1.7 * (j % side), 1.7 * (j / side) + 0.05 * j)});
+  }
+  s.vortices.gamma = {Vec2(0.85, 0.8), Vec2(0.9, -0.9)};
+  s.vortices.K = {1.3, -0.7};
+  s.Xi.resize(3 * n);
+  for (int k = 0; k < 3 * n; ++k) s.Xi[k] = std::sin(1.0 + 0.7 * k);
+  return s;
+}
+
+TEST(MotionSolves, ConstantNumberOfSolvesPerEvaluation) {
+  // setConfiguration: sigma_I and t_K; value, gradient and A Xi at one Xi: sigma_X and t_1.
+  for (int n : {2, 4, 9}) {
+    const Scene s = grid(n);
+    PanelFluid f(PETSC_COMM_SELF, s.bodies, 1.0);
+    f.setConfiguration(s.poses, s.vortices);
+    f.lagrangianValue(s.Xi);
+    f.lagrangianGradient(s.Xi);
+    f.addedMassAction(s.Xi);
+    f.vortexVelocities(s.Xi);
+    EXPECT_EQ(f.solvedColumns(), 4) << n << " bodies";
+    f.addedMass();  // the full tensor: 3n more
+    EXPECT_EQ(f.solvedColumns(), 4 + 3 * n) << n << " bodies";
+  }
+}
+
+TEST(MotionSolves, AgreeWithTheFullTensor) {
+  const Scene s = grid(4);
+  PanelFluid f(PETSC_COMM_SELF, s.bodies, 1.3);
+  f.setConfiguration(s.poses, s.vortices);
+  const double F = f.lagrangianValue(s.Xi);
+  const Eigen::VectorXd AXi = f.addedMassAction(s.Xi), MC = f.vortexMomentum();
+  const Eigen::MatrixXd A = f.addedMass();
+  const int n = f.bodyCount();
+  const double scale = A.cwiseAbs().maxCoeff();
+  EXPECT_LT((AXi - A * s.Xi).cwiseAbs().maxCoeff(), 1e-12 * scale * s.Xi.cwiseAbs().maxCoeff());
+  EXPECT_NEAR(F, 0.5 * s.Xi.dot(A * s.Xi) + f.kirchhoffRouth() + MC.dot(s.Xi), 1e-12 * std::abs(F));
+  // M_C against central differences of F in Xi: dF/dXi = A Xi + M_C.
+  for (int k = 0; k < 3 * n; ++k) {
+    Eigen::VectorXd e = Eigen::VectorXd::Zero(3 * n);
+    e[k] = 1e-4;
+    PanelFluid fp(PETSC_COMM_SELF, s.bodies, 1.3);
+    fp.setConfiguration(s.poses, s.vortices);
+    const double dF = (fp.lagrangianValue(s.Xi + e) - fp.lagrangianValue(s.Xi - e)) / 2e-4;
+    EXPECT_NEAR(dF, AXi[k] + MC[k], 1e-9 * (std::abs(dF) + 1.0)) << "dof " << k;
+  }
+}
+
+TEST(MotionSolves, GradientMatchesCentralDifferences) {
+  // The adjoint gradient built from t_1 and t_K (no 3n solves) against central differences of F.
+  const Scene s = grid(3);
+  const std::vector<double> K = s.vortices.K;
+  PanelFluid f(PETSC_COMM_SELF, s.bodies, 1.0);
+  const Eigen::VectorXd q = test::pack(s.poses, s.vortices);
+  f.setConfiguration(s.poses, s.vortices);
+  const Eigen::VectorXd g = f.lagrangianGradient(s.Xi);
+  EXPECT_EQ(f.solvedColumns(), 4);
+  const double h = 1e-5;
+  for (int k = 0; k < q.size(); ++k) {
+    Eigen::VectorXd e = Eigen::VectorXd::Zero(q.size());
+    e[k] = h;
+    const double d = (test::lagrangianAt(f, q + e, K, s.Xi) - test::lagrangianAt(f, q - e, K, s.Xi)) / (2 * h);
+    EXPECT_NEAR(g[k], d, 1e-7 * (1.0 + std::abs(d))) << "coordinate " << k;
+  }
+}
+
+}  // namespace
+}  // namespace kirchhoff::fluid
