@@ -17,7 +17,10 @@ BoundarySystem::BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
     : layout_(layout), comm_(comm) {
   MPI_Comm_size(comm, &ranks_);
   size_ = layout.nodes + layout.bodies;
-  direct_ = solver == PanelSolver::Direct || (solver == PanelSolver::Auto && size_ <= directMax);
+  // Auto: several bodies refactor every evaluation, so GMRES (four solves, (FB-22a)) wins earlier:
+  // measured break-even near 350 unknowns (bench_fluidbody --evaluations).
+  const int limit = layout.bodies > 1 ? std::min(directMax, kSeveralBodiesDirectMax) : directMax;
+  direct_ = solver == PanelSolver::Direct || (solver == PanelSolver::Auto && size_ <= limit);
   if (ranks_ == 1) {
     rowBegin_ = 0;
     rowEnd_ = size_;

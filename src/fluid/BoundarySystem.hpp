@@ -17,6 +17,10 @@
 
 namespace kirchhoff::fluid {
 
+/// Largest N + n solved by dense LU under Auto when there are several bodies (-panel_direct_max is
+/// the limit for one body, whose matrix is inverted once).
+constexpr int kSeveralBodiesDirectMax = 384;
+
 /// How the panel system is solved. Auto: dense LU (Eigen, partial pivoting) when N + n <= directMax,
 /// else KSP. On several ranks the rows are assembled in slabs either way; the direct path gathers
 /// them and every rank factors the whole matrix (like PCREDUNDANT: the O(N^2) assembly and gradient

@@ -2,6 +2,7 @@
 // wall time per FluidBodyModel::step against the paper's Matlab figures, cost against the number of bodies,
 // and the 2-rank parallel efficiency of the 16-body case. A timing main printing Markdown tables.
 // Run: build/bin/bench_fluidbody [--quick]      mpirun -n 2 build/bin/bench_fluidbody
+//      build/bin/bench_fluidbody --evaluations 16,32,64   (per-evaluation solves, (FB-22a) against 3n + 4)
 #include <mpi.h>
 #include <petscsys.h>
 
@@ -130,6 +131,43 @@ double loadAverage() {
   return l;
 }
 
+/// One DEL evaluation of the fluid at a moved configuration, side by side: the (FB-22a) path (F, A Xi,
+/// M_C, dF/dq: four solves) and the same quantities through the full tensor (3n + 4 solves, the
+/// path before (FB-22a)). Best of `reps`, slowest rank; prints the ratio.
+void evaluationCost(MPI_Comm comm, int n, int reps) {
+  const FluidBodyConfig cfg = grid(n);
+  std::vector<fluid::Polygon> shapes;
+  std::vector<lie::Pose> poses;
+  for (const auto& b : cfg.bodies) shapes.push_back(b.shape), poses.push_back(b.pose);
+  fluid::Vortices v;
+  for (const auto& x : cfg.vortices) v.gamma.push_back(x.position), v.K.push_back(x.circulation);
+  fluid::PanelFluid f(comm, shapes, cfg.fluidDensity);
+  Eigen::VectorXd Xi(3 * n);
+  for (int k = 0; k < 3 * n; ++k) Xi[k] = std::sin(1.0 + k);
+  double best[2] = {1e300, 1e300};
+  long cols[2] = {0, 0};
+  for (int r = 0; r < reps; ++r)
+    for (int full = 0; full < 2; ++full) {
+      for (auto& p : poses) p.theta += 1e-3;  // a new configuration every evaluation
+      MPI_Barrier(comm);
+      const double t0 = MPI_Wtime();
+      f.setConfiguration(poses, v);
+      if (full) f.addedMass();
+      f.lagrangianValue(Xi);
+      f.addedMassAction(Xi);
+      f.lagrangianGradient(Xi);
+      double dt = MPI_Wtime() - t0;
+      MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm);
+      best[full] = std::min(best[full], dt);
+      cols[full] = f.solvedColumns();
+    }
+  if (rankOf(comm) == 0)
+    std::printf("| %d | %d | %s | %ld | %.1f | %ld | %.1f | %.1f |\n", n, f.panelCount(),
+                f.directSolver() ? "LU" : "GMRES", cols[0], 1e3 * best[0], cols[1], 1e3 * best[1],
+                best[1] / best[0]);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -141,6 +179,22 @@ int main(int argc, char** argv) {
   MPI_Comm_size(world, &ranks);
   const bool root = rankOf(world) == 0;
   const int blocks = quick ? 1 : 3;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--evaluations") == 0) {
+      if (rankOf(world) == 0)
+        std::printf("# bench_fluidbody --evaluations: load average %.2f\n\n"
+                    "| bodies | panels | solver | solves (FB-22a) | ms/eval | solves (full A) | ms/eval | ratio |\n"
+                    "|---|---|---|---|---|---|---|---|\n", loadAverage());
+      for (const char* p = argv[i + 1]; *p;) {
+        char* end = nullptr;
+        const long n = std::strtol(p, &end, 10);
+        if (end == p || n < 1) break;
+        evaluationCost(world, static_cast<int>(n), n > 32 ? 2 : 3);
+        p = *end ? end + 1 : end;
+      }
+      PetscCall(PetscFinalize());
+      return 0;
+    }
   try {
     if (root)
       std::printf("# bench_fluidbody: %d rank(s), load average %.2f at start\n\n"
