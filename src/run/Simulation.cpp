@@ -308,7 +308,7 @@ class Loop {
              "decks, so the changed keys are unknown): continuing with " + deck_.file());
       return "";
     }
-    const io::DeckChanges c = io::compareDecks(info.deckText, deck_.text());
+    const io::DeckChanges c = io::compareDecks(info.deckText, deck_.text(), driver_.restartKeys);
     if (!c.refused.empty()) {
       std::string list;
       for (const auto& d : c.refused) list += "\n  " + d.describe();
