@@ -267,10 +267,7 @@ class Loop {
       if (!changes.empty()) log_->recordRestartChanges(state_.step, changes);
       if (energyColumn_ >= 0)
         energy0_ = opt_.newLog ? inv[static_cast<std::size_t>(energyColumn_)] : log_->firstValue(monitored_);
-      if (cfg_.snapshotInterval > 0) {
-        setAsideUnreadableSnapshots();
-        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots.xmf", state_.step);
-      }
+      if (cfg_.snapshotInterval > 0) continueSnapshots();
     });
     MPI_Bcast(&energy0_, 1, MPI_DOUBLE, 0, comm_);
     if (energyColumn_ >= 0) lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
@@ -322,18 +319,31 @@ class Loop {
     return allowed;
   }
 
-  /// A snapshots.h5 HDF5 cannot open is renamed to snapshots.h5.unreadable-<step> with a
-  /// warning rather than replaced (issue 17, item 8). Rank 0.
-  void setAsideUnreadableSnapshots() const {
-    const std::string p = opt_.outdir + "/snapshots.h5";
+  /// Continues snapshots.h5 at the restart step. A file HDF5 cannot open, or one the writer
+  /// cannot continue (e.g. a snapshot cut short by a full disk), is renamed to
+  /// snapshots.h5.unreadable-<step> with a warning rather than replaced (issue 17, item 8). Rank 0.
+  void continueSnapshots() {
+    const std::string p = opt_.outdir + "/snapshots.h5", xmf = opt_.outdir + "/snapshots.xmf";
     std::error_code ec;
-    if (!fs::exists(p, ec)) return;
-    io::h5::silenceErrors();
-    if (io::h5::Handle f(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)); f.valid()) return;
+    std::string why;
+    if (fs::exists(p, ec)) {
+      io::h5::silenceErrors();
+      if (io::h5::Handle f(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)); !f.valid()) why = "unreadable";
+    }
+    if (why.empty()) {
+      try {
+        snaps_.emplace(p, xmf, state_.step);
+        return;
+      } catch (const Error& e) {
+        snaps_.reset();
+        why = std::string("cannot be continued (") + e.what() + ")";
+      }
+    }
     const std::string aside = p + ".unreadable-" + std::to_string(state_.step);
     fs::rename(p, aside);
-    warn(p + " is unreadable: kept aside as " + aside + "; snapshots restart from step " +
+    warn(p + " is " + why + ": kept aside as " + aside + "; snapshots restart from step " +
          std::to_string(state_.step));
+    snaps_.emplace(p, xmf, state_.step);
   }
 
   // --- one step ------------------------------------------------------------------------------
