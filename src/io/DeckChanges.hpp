@@ -1,5 +1,5 @@
 // What changed between the deck a checkpoint was written with and the deck of a restart
-// (docs/running.md, "Restart"): keys that change the meaning of the state, and keys that may change.
+// (docs/running.md, "Restart and wall-clock budgets"): keys that change the meaning of the state, and keys that may change.
 #pragma once
 
 #include <string>
