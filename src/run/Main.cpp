@@ -124,7 +124,14 @@ int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
     return runSimulation(PETSC_COMM_WORLD, driver, c.deck, o).exitCode;
   }
   if (!sweep) return runSimulation(PETSC_COMM_WORLD, driver, deck, o).exitCode;
-  if (worldRank() == 0) fs::create_directories(o.outdir);
+  std::string mkdirError;
+  if (worldRank() == 0) {
+    std::error_code ec;
+    fs::create_directories(o.outdir, ec);
+    if (ec) mkdirError = "cannot create output folder " + o.outdir + ": " + ec.message();
+  }
+  broadcast(MPI_COMM_WORLD, mkdirError);
+  if (!mkdirError.empty()) throw UsageError(mkdirError);
   const int per = static_cast<int>(deck.root().map("sweep").integer("ranks_per_case"));
   return runSweep(PETSC_COMM_WORLD, driver, cases, per, o);
 }

@@ -250,6 +250,7 @@ class Loop {
     model_->restore(s);
     state_ = std::move(s);
     lastCheckpoint_ = state_.step;
+    lastCheckpointPath_ = info.path;  // a stop before the next checkpoint names this one
     say("restarting from " + info.path + " (step " + std::to_string(info.step) + ", t = " +
         num(info.time) + ")");
     const std::string changes = checkDeckChanges(info);
