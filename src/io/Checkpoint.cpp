@@ -94,8 +94,10 @@ void seal(const std::string& path) {
 
 /// "" if the file's seal matches its contents, else what is wrong.
 std::string verifySeal(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
   std::error_code ec;
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+    return "not a regular file (a directory, FIFO or device)";
+  std::ifstream f(path, std::ios::binary);
   if (!f) return fs::exists(path, ec) ? "cannot open the file" : "no such file";
   char head[kUserBlock + 1] = {};
   if (!f.read(head, kUserBlock)) return "truncated (no integrity header)";
@@ -264,7 +266,8 @@ std::vector<std::string> CheckpointStore::list() const {
   if (!fs::is_directory(dir_, ec)) return {};
   for (const auto& e : fs::directory_iterator(dir_, ec)) {
     const std::string n = e.path().filename().string();
-    if (n.rfind("checkpoint_", 0) == 0 && e.path().extension() == ".h5")
+    // Regular files only: opening a FIFO named like a checkpoint would block the restart.
+    if (n.rfind("checkpoint_", 0) == 0 && e.path().extension() == ".h5" && e.is_regular_file(ec))
       files.emplace_back(n, e.path().string());
   }
   std::sort(files.begin(), files.end(), [](auto& a, auto& b) { return a.first > b.first; });

@@ -56,8 +56,10 @@ std::string leaf(const std::string& key) {
 
 std::string DeckChange::describe() const { return key + ": " + before + " -> " + after; }
 
-bool restartMayChange(const std::string& key) {
+bool restartMayChange(const std::string& key, const std::vector<std::string>& extra) {
   if (key == "time.steps" || key == "time.end_time" || key == "petsc_options") return true;
+  for (const auto& e : extra)
+    if (key == e || (!e.empty() && e.back() == '.' && startsWith(key, e))) return true;
   for (const char* p : {"output.", "sweep.", "newton."})
     if (startsWith(key, p)) return true;
   if (key.find(".newton.") != std::string::npos) return true;
@@ -65,7 +67,8 @@ bool restartMayChange(const std::string& key) {
   return tolerances.count(leaf(key)) > 0;
 }
 
-DeckChanges compareDecks(const std::string& before, const std::string& after) {
+DeckChanges compareDecks(const std::string& before, const std::string& after,
+                         const std::vector<std::string>& extra) {
   const auto a = flat(before, "checkpoint's"), b = flat(after, "restart");
   std::set<std::string> keys;
   for (const auto& kv : a) keys.insert(kv.first);
@@ -76,7 +79,7 @@ DeckChanges compareDecks(const std::string& before, const std::string& after) {
     const std::string va = ia == a.end() ? "(absent)" : ia->second;
     const std::string vb = ib == b.end() ? "(absent)" : ib->second;
     if (ia != a.end() && ib != b.end() && sameValue(va, vb)) continue;
-    (restartMayChange(k) ? c.allowed : c.refused).push_back(DeckChange{k, va, vb});
+    (restartMayChange(k, extra) ? c.allowed : c.refused).push_back(DeckChange{k, va, vb});
   }
   return c;
 }

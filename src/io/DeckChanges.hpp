@@ -1,5 +1,5 @@
 // What changed between the deck a checkpoint was written with and the deck of a restart
-// (docs/running.md, "Restart"): keys that change the meaning of the state, and keys that may change.
+// (docs/running.md, "Restart and wall-clock budgets"): keys that change the meaning of the state, and keys that may change.
 #pragma once
 
 #include <string>
@@ -20,10 +20,12 @@ struct DeckChanges {
 
 /// True for keys a restart may change: time.steps, time.end_time, output.*, petsc_options,
 /// sweep.*, and solver tolerances (newton.*, any *.atol, *.rtol, *.stol, *.max_iterations).
-bool restartMayChange(const std::string& key);
+/// `extra` adds keys, or prefixes ending in '.', of one model.
+bool restartMayChange(const std::string& key, const std::vector<std::string>& extra = {});
 
 /// Compares two deck texts key by key (numbers by value: 0.01 equals 1e-2). Throws DeckError if
 /// either text is not YAML.
-DeckChanges compareDecks(const std::string& before, const std::string& after);
+DeckChanges compareDecks(const std::string& before, const std::string& after,
+                         const std::vector<std::string>& extra = {});
 
 }  // namespace kirchhoff::io

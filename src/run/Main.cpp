@@ -2,9 +2,11 @@
 // validated on all ranks), PETSc options from deck and command line, run or sweep, exit code.
 #include "run/Main.hpp"
 
+#include <hdf5.h>
 #include <petscsys.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -122,7 +124,14 @@ int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
     return runSimulation(PETSC_COMM_WORLD, driver, c.deck, o).exitCode;
   }
   if (!sweep) return runSimulation(PETSC_COMM_WORLD, driver, deck, o).exitCode;
-  if (worldRank() == 0) fs::create_directories(o.outdir);
+  std::string mkdirError;
+  if (worldRank() == 0) {
+    std::error_code ec;
+    fs::create_directories(o.outdir, ec);
+    if (ec) mkdirError = "cannot create output folder " + o.outdir + ": " + ec.message();
+  }
+  broadcast(MPI_COMM_WORLD, mkdirError);
+  if (!mkdirError.empty()) throw UsageError(mkdirError);
   const int per = static_cast<int>(deck.root().map("sweep").integer("ranks_per_case"));
   return runSweep(PETSC_COMM_WORLD, driver, cases, per, o);
 }
@@ -177,6 +186,13 @@ int main(int argc, char** argv, const Driver& driver) {
   }
   reportUnusedOptions();
   PetscFinalize();
+  // A file HDF5 failed to close (a full disk) stays registered, and HDF5's own clean-up in
+  // MPI_Finalize crashes on it (libhdf5 1.10): every message is out, so end without it.
+  if (H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) > 0) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(code != kExitOk ? code : kExitData);
+  }
   MPI_Finalize();
   return code;
 }

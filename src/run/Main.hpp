@@ -33,6 +33,9 @@ struct Driver {
   /// Builds the model for one configuration on `comm` (throws DeckError/ConfigurationError).
   std::function<std::unique_ptr<Model>(const io::Deck&, MPI_Comm comm)> make;
   std::vector<Tool> tools;
+  /// Deck keys (or key prefixes ending in '.') of this model that a restart may change besides
+  /// the common ones of io::restartMayChange (e.g. an injected fault in the run-loop tests).
+  std::vector<std::string> restartKeys;
 };
 
 /// The full schema of a driver: common run keys plus the model's keys.

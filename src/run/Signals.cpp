@@ -1,4 +1,4 @@
-// Stop-signal handlers: a sig_atomic_t flag set by SIGUSR1, SIGTERM and SIGINT, nothing else.
+// Stop-signal handlers: a sig_atomic_t flag set by SIGUSR1, SIGTERM, SIGINT, SIGHUP and SIGQUIT.
 // Installed with sigaction after PETSc so PETSc's handler does not turn them into aborts.
 #include "run/Signals.hpp"
 
@@ -20,6 +20,8 @@ void installStopHandlers() {
   sigaction(SIGUSR1, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);   // a closed terminal or ssh session: checkpoint, not PETSc's exit 59
+  sigaction(SIGQUIT, &sa, nullptr);
 }
 
 bool stopRequested() { return gStop != 0; }

@@ -1,4 +1,4 @@
-// SIGUSR1 / SIGTERM / SIGINT only set a flag (async-signal-safe); the run loop polls it, all
+// SIGUSR1 / SIGTERM / SIGINT / SIGHUP / SIGQUIT only set a flag (async-signal-safe); the run loop polls it, all
 // ranks agree by an allreduce, checkpoint and exit 75 ("requeue me").
 #pragma once
 

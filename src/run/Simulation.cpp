@@ -256,6 +256,7 @@ class Loop {
     model_->restore(s);
     state_ = std::move(s);
     lastCheckpoint_ = state_.step;
+    lastCheckpointPath_ = info.path;  // a stop before the next checkpoint names this one
     say("restarting from " + info.path + " (step " + std::to_string(info.step) + ", t = " +
         num(info.time) + ")");
     const std::string changes = checkDeckChanges(info);
@@ -273,13 +274,7 @@ class Loop {
       if (!changes.empty()) log_->recordRestartChanges(state_.step, changes);
       if (energyColumn_ >= 0)
         energy0_ = opt_.newLog ? inv[static_cast<std::size_t>(energyColumn_)] : log_->firstValue(monitored_);
-      if (cfg_.snapshotInterval > 0) {
-        setAsideUnreadableSnapshots();
-        std::string w;
-        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", state_.step,
-                       std::map<std::string, std::string>{{"model", driver_.model}}, &w);
-        if (!w.empty()) warn(w);
-      }
+      if (cfg_.snapshotInterval > 0) continueSnapshots();
     });
     MPI_Bcast(&energy0_, 1, MPI_DOUBLE, 0, comm_);
     if (energyColumn_ >= 0) lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
@@ -318,7 +313,7 @@ class Loop {
              "decks, so the changed keys are unknown): continuing with " + deck_.file());
       return "";
     }
-    const io::DeckChanges c = io::compareDecks(info.deckText, deck_.text());
+    const io::DeckChanges c = io::compareDecks(info.deckText, deck_.text(), driver_.restartKeys);
     if (!c.refused.empty()) {
       std::string list;
       for (const auto& d : c.refused) list += "\n  " + d.describe();
@@ -332,18 +327,35 @@ class Loop {
     return allowed;
   }
 
-  /// A snapshots.h5 HDF5 cannot open is renamed to snapshots.h5.unreadable-<step> with a
-  /// warning rather than replaced (issue 17, item 8). Rank 0.
-  void setAsideUnreadableSnapshots() const {
-    const std::string p = opt_.outdir + "/snapshots.h5";
+  /// Continues snapshots.h5 at the restart step. A file HDF5 cannot open, or one the writer
+  /// cannot continue (e.g. a snapshot cut short by a full disk), is renamed to
+  /// snapshots.h5.unreadable-<step> with a warning rather than replaced (issue 17, item 8). Rank 0.
+  void continueSnapshots() {
+    const std::string p = opt_.outdir + "/snapshots.h5", prefix = opt_.outdir + "/snapshots";
+    const std::map<std::string, std::string> attrs{{"model", driver_.model}};
     std::error_code ec;
-    if (!fs::exists(p, ec)) return;
-    io::h5::silenceErrors();
-    if (io::h5::Handle f(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)); f.valid()) return;
+    std::string why, w;
+    if (fs::exists(p, ec)) {
+      io::h5::silenceErrors();
+      if (io::h5::Handle f(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)); !f.valid()) why = "unreadable";
+    }
+    if (why.empty()) {
+      try {
+        snaps_.emplace(p, prefix, state_.step, attrs, &w);
+        if (!w.empty()) warn(w);
+        return;
+      } catch (const Error& e) {
+        snaps_.reset();
+        why = std::string("cannot be continued (") + e.what() + ")";
+      }
+    }
     const std::string aside = p + ".unreadable-" + std::to_string(state_.step);
     fs::rename(p, aside);
-    warn(p + " is unreadable: kept aside as " + aside + "; snapshots restart from step " +
+    warn(p + " is " + why + ": kept aside as " + aside + "; snapshots restart from step " +
          std::to_string(state_.step));
+    w.clear();
+    snaps_.emplace(p, prefix, state_.step, attrs, &w);
+    if (!w.empty()) warn(w);
   }
 
   // --- one step ------------------------------------------------------------------------------

@@ -118,6 +118,7 @@ inline run::Driver guardDriver() {
   run::Driver d;
   d.model = "guard";
   d.description = "harmonic oscillator with one injected fault (tests of the run-loop guards)";
+  d.restartKeys = {"guard."};  // a restart after a fault continues without it
   d.addKeys = [](io::Schema& s) {
     io::Section& g = s.root().map("guard", "the injected fault");
     g.enumeration("fault", guardFaults(), "which fault").def("none");
