@@ -145,6 +145,10 @@ class Logs(unittest.TestCase):
                 b.write(a.read())
             with h5py.File(dst, "r+") as f:
                 g = f["invariants"]
+                for d in g.values():  # an older file: no metadata on the datasets
+                    for a in ("units", "description", "kind"):
+                        if a in d.attrs:
+                            del d.attrs[a]
                 g["energy"].attrs.update(units="J", description="total energy", kind="conserved")
                 g["impulse_x"].attrs["kind"] = "conserved"
                 f.attrs["model"] = np.bytes_(b"fluidbody")
@@ -153,6 +157,33 @@ class Logs(unittest.TestCase):
                              ("J", "total energy", "file"))
             self.assertEqual((log["impulse_x"].kind, log["impulse_x"].source), ("conserved", "mixed"))
             self.assertEqual(log["momentum_x"].source, "fallback")
+
+
+    def test_written_files_describe_every_dataset(self):
+        # invariants.h5 and snapshots.h5 as written: units, description and kind on every dataset
+        # (strings come back as str), counts stored as integers, the reader's source is "file".
+        import h5py
+        for run in ("disk", "channel"):
+            for name in ("invariants.h5", "snapshots.h5"):
+                path = os.path.join(RUNS, run, name)
+                if not os.path.exists(path):
+                    continue
+                with h5py.File(path, "r") as f:
+                    self.assertIsInstance(f.attrs["model"], str)
+                    seen = []
+                    f.visititems(lambda n, o: seen.append((n, o)) if isinstance(o, h5py.Dataset) else None)
+                    self.assertTrue(seen, path)
+                    for n, o in seen:
+                        for a in ("units", "description", "kind"):
+                            self.assertIn(a, o.attrs, f"{path}:/{n} has no {a}")
+                            self.assertIsInstance(o.attrs[a], str, f"{path}:/{n}.{a}")
+                        self.assertIn(o.attrs["kind"], ("conserved", "diagnostic", "solver", "coordinate", "metadata"))
+                    if name == "invariants.h5":
+                        self.assertEqual(f["invariants/snes_iterations"].dtype.kind, "i")
+                        self.assertEqual(f["invariants/step"].dtype.kind, "i")
+        log = kirchhoff.load(os.path.join(RUNS, "disk")).log
+        self.assertTrue(all(log[n].source == "file" for n in log.names))
+        self.assertEqual(log["snes_iterations"].dtype.kind, "i")
 
 
 @need_runs
