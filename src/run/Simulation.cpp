@@ -307,6 +307,7 @@ class Loop {
     if (lastCheckpoint_ == state_.step) return lastCheckpointPath_;
     const double t0 = MPI_Wtime();
     if (log_) log_->snapshotForCheckpoint();
+    if (snaps_) snaps_->flush();  // a restart from this checkpoint finds every frame up to it
     lastCheckpointPath_ = store_->write(state_, driver_.model, cfg_.dt, deck_.hash());
     lastCheckpoint_ = state_.step;
     checkpointSeconds_ = std::max(checkpointSeconds_, MPI_Wtime() - t0);
