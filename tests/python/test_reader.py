@@ -209,6 +209,45 @@ class OtherFiles(unittest.TestCase):
         three = run("rigidA").snapshots.points("momentum_direction")
         np.testing.assert_allclose(np.linalg.norm(three, axis=2), 1.0, rtol=1e-14)
 
+    def test_snapshots_of_older_versions(self):
+        # kirchhoff 0.1 wrote one group /step_NNNNNNNNNN per snapshot: still read, frame by frame.
+        import h5py
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "snapshots.h5")
+            with h5py.File(path, "w") as f:
+                for k, step in enumerate((0, 5)):
+                    g = f.create_group(f"step_{step:010d}")
+                    g.attrs.update(step=step, time=0.5 * step, meshes=np.bytes_(b"vortices"))
+                    m = g.create_group("vortices")
+                    m.attrs.update(dim=2, topology=0, points=2, cells=2, attributes=np.bytes_(b"circulation"))
+                    m["coordinates"] = np.array([k, 0.0, 1.0, 2.0 + k])
+                    m["topology"] = np.array([1, 1, 0, 1, 1, 1], dtype=np.int32)
+                    m["circulation"] = np.array([1.0, -1.0])
+            s = kirchhoff.load(path).snapshots
+            self.assertEqual(list(s.steps), [0, 5])
+            np.testing.assert_array_equal(s.points("vortices")[1], [[1.0, 0.0], [1.0, 3.0]])
+            c = s.attribute("vortices", "circulation")
+            np.testing.assert_array_equal(c, [[1.0, -1.0], [1.0, -1.0]])
+            self.assertEqual(s.frames[0]["vortices"].attributes["circulation"].source, "fallback")
+
+    def test_snapshot_velocities_and_names(self):
+        # The vortex velocity stored with each frame is the time derivative of its position:
+        # central differences of the positions (frames every 20 steps of dt 0.025) agree to O(h^2).
+        s = run("disk").snapshots
+        fr = s.frames[1]
+        self.assertEqual(fr["bodies"].cell_names, ["disk"])
+        self.assertEqual(fr["vortices"].attributes["velocity"].source, "file")
+        self.assertEqual(list(np.asarray(fr["vortices"].attributes["id"])), [0])
+        x = s.points("vortices")[:, 0, :]
+        v = np.asarray(s.attribute("vortices", "velocity"))[:, 0, :]
+        dt = s.times[2] - s.times[0]
+        fd = (x[2] - x[0]) / dt
+        self.assertLess(np.linalg.norm(fd - v[1]) / np.linalg.norm(v[1]), 0.05)
+        # body points: rigid motion, velocity of the outline's centroid = the centre's velocity
+        bv = np.asarray(fr["bodies"].attributes["velocity"])
+        cv = np.asarray(fr["centres"].attributes["velocity"])[0]
+        np.testing.assert_allclose(bv.mean(axis=0), cv, rtol=0, atol=1e-12 * (1 + np.abs(cv).max()))
+
     def test_flow_field(self):
         r = kirchhoff.load(os.path.join(RUNS, "fig1", "flowfield.h5"))
         ff = r.flow_field
