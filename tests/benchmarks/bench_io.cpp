@@ -1,7 +1,8 @@
 // Cost per trajectory snapshot (docs/output.md "Snapshots"): io::SnapshotWriter appends a
 // fluidbody-like frame (a 64-gon body, its centre, 4 vortices, velocities) 10^5 times into one
-// snapshots.h5 with its XDMF indexes; prints the mean cost of the snapshots just before 10^2,
-// 10^3, 10^4 and 10^5 and its ratio to the first window (flat = O(1) per snapshot).
+// snapshots.h5 with its XDMF indexes; at 10^2, 10^3, 10^4 and 10^5 frames it flushes (as a run
+// ends) and prints the mean cost per snapshot of a run of that many snapshots (writes and
+// flushes so far, divided by the count) and its ratio to the first (flat = O(1) per snapshot).
 //   bench_io [OUTDIR] [--snapshots N]        (default /tmp/kirchhoff_bench_io, N = 100000)
 #include <chrono>
 #include <ctime>
@@ -74,31 +75,27 @@ int main(int argc, char** argv) {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
   };
-  std::vector<double> seconds(static_cast<std::size_t>(n)), cpuSeconds(seconds.size());
+  // Wall time includes the disk (and other jobs on a shared machine); CPU time (user + system)
+  // is what the writer itself spends.
+  std::printf("snapshot cost (bodies 64 points, centres 1, vortices 4; file %s)\n", (dir + "/snapshots.h5").c_str());
+  std::printf("%12s %14s %8s %14s %8s\n", "snapshots", "wall us/snap", "ratio", "cpu us/snap", "ratio");
+  double wall = 0.0, cpuTotal = 0.0, first = 0.0, firstCpu = 0.0;
+  long mark = 100;
   for (long k = 0; k < n; ++k) {
     const Snapshot s = frame(0.01 * k);
     const auto t0 = clock::now();
     const double c0 = cpu();
     w.write(k, 0.01 * k, s);
-    cpuSeconds[static_cast<std::size_t>(k)] = cpu() - c0;
-    seconds[static_cast<std::size_t>(k)] = std::chrono::duration<double>(clock::now() - t0).count();
-  }
-  std::printf("snapshot cost (bodies 64 points, centres 1, vortices 4; file %s)\n", (dir + "/snapshots.h5").c_str());
-  // Wall time includes the disk (and other jobs on a shared machine); CPU time (user + system)
-  // is what the writer itself spends.
-  std::printf("%12s %14s %8s %14s %8s\n", "snapshots", "wall us/snap", "ratio", "cpu us/snap", "ratio");
-  double first = 0.0, firstCpu = 0.0;
-  for (long mark = 100; mark <= n; mark *= 10) {
-    const long from = mark - mark / 10;  // the last tenth before the mark
-    double sum = 0.0, sumCpu = 0.0;
-    for (long k = from; k < mark; ++k) {
-      sum += seconds[static_cast<std::size_t>(k)];
-      sumCpu += cpuSeconds[static_cast<std::size_t>(k)];
+    if (k + 1 == mark) w.flush();  // the end of a run of `mark` snapshots
+    cpuTotal += cpu() - c0;
+    wall += std::chrono::duration<double>(clock::now() - t0).count();
+    if (k + 1 == mark) {
+      const double us = 1e6 * wall / static_cast<double>(mark), cus = 1e6 * cpuTotal / static_cast<double>(mark);
+      if (first == 0.0) first = us, firstCpu = cus;
+      std::printf("%12ld %14.1f %8.2f %14.1f %8.2f\n", mark, us, us / first, cus, cus / firstCpu);
+      std::fflush(stdout);
+      mark *= 10;
     }
-    const double us = 1e6 * sum / static_cast<double>(mark - from);
-    const double cus = 1e6 * sumCpu / static_cast<double>(mark - from);
-    if (first == 0.0) first = us, firstCpu = cus;
-    std::printf("%12ld %14.1f %8.2f %14.1f %8.2f\n", mark, us, us / first, cus, cus / firstCpu);
   }
   return 0;
 }
