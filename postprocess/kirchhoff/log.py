@@ -49,6 +49,16 @@ class Log(Mapping):
     def of_kind(self, kind):
         return [n for n in self.names if self._columns[n].kind == kind]
 
+    @property
+    def units(self):
+        """{column: units} ('1': dimensionless), from the file when it says so."""
+        return {n: c.units for n, c in self._columns.items()}
+
+    @property
+    def kinds(self):
+        """{column: kind} (conserved, diagnostic, solver, coordinate)."""
+        return {n: c.kind for n, c in self._columns.items()}
+
     def __repr__(self):
         return f"Log({self.path!r}, model={self.model}, rows={self.rows}, columns={self.names})"
 

@@ -3,14 +3,14 @@ description, kind and where that metadata came from). Arithmetic returns plain a
 derived quantity never carries a label that no longer describes it."""
 import numpy as np
 
-KINDS = ("conserved", "diagnostic", "solver", "coordinate")
+KINDS = ("conserved", "diagnostic", "solver", "coordinate", "metadata")
 
 
 class Series(np.ndarray):
     """1-D (or grid) values with `name`, `units` ("1": dimensionless), `description`, `kind`
     (conserved: constant along the exact flow, plotted as the error against its initial value;
     diagnostic: plotted as its value; solver: iteration counts and residuals; coordinate: step,
-    time, grid axes) and `source` ("file": read from the dataset's attributes; "fallback": from
+    time, grid axes; metadata: topology, names, flags) and `source` ("file": read from the dataset's attributes; "fallback": from
     kirchhoff.fallback for files written before the attributes existed)."""
 
     _meta = ("name", "units", "description", "kind", "source")

@@ -4,11 +4,17 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include "core/Mpi.hpp"
 #include "core/Error.hpp"
+#include "io/Hdf5.hpp"
+#include "io/Quantities.hpp"
 
 namespace kirchhoff::io {
 
@@ -40,15 +46,43 @@ void writeArray(hid_t loc, const std::string& name, hid_t type, const void* data
          H5Dclose, "create dataset " + name);
   if (dims.empty() || dims[0] * (dims.size() > 1 ? dims[1] : 1) > 0)
     status(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write dataset " + name);
+  const Quantity q = flowFieldQuantity(name.rfind("body_", 0) == 0 ? "outline" : name);
+  h5::describe(set, q.units, q.description, q.kind);
 }
 
 void writeAttribute(hid_t obj, const std::string& name, const std::string& value) {
-  Id type(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
-  status(H5Tset_size(type, value.empty() ? 1 : value.size()), "string size");
-  Id space(H5Screate(H5S_SCALAR), H5Sclose, "scalar space");
-  Id attr(H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-          "create attribute " + name);
-  status(H5Awrite(attr, type, value.empty() ? "" : value.c_str()), "write attribute " + name);
+  h5::writeTextAttribute(obj, name, value);
+}
+
+/// Uniform spacing of an axis (sampleFlow's grids are uniform); 1 for a single point.
+double spacing(const std::vector<double>& a) {
+  return a.size() > 1 ? (a.back() - a.front()) / static_cast<double>(a.size() - 1) : 1.0;
+}
+
+/// The XDMF index of the grid: a 3DCoRectMesh one point thick (ParaView's Xdmf3 readers put a
+/// 2DCoRectMesh in the y-z plane and misread VXVY axes), fields (ny, nx) as node data.
+void writeXdmf(const std::string& xmf, const std::string& h5file, const FlowFieldData& d) {
+  const std::string nx = std::to_string(d.x.size()), ny = std::to_string(d.y.size());
+  std::ofstream x(xmf);
+  x.precision(17);
+  x << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
+    << "  <Grid Name=\"flow_field\" GridType=\"Uniform\">\n   <Time Value=\"" << d.time << "\"/>\n"
+    << "   <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"1 " << ny << " " << nx << "\"/>\n"
+    << "   <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
+    << "    <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">0 "
+    << d.y.front() << " " << d.x.front() << "</DataItem>\n"
+    << "    <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">1 "
+    << spacing(d.y) << " " << spacing(d.x) << "</DataItem>\n   </Geometry>\n";
+  auto attribute = [&](const std::string& name, bool integer) {
+    x << "   <Attribute Name=\"" << name << "\" Center=\"Node\" AttributeType=\"Scalar\">\n"
+      << "    <DataItem Dimensions=\"1 " << ny << " " << nx << "\" NumberType=\"" << (integer ? "Int" : "Float")
+      << "\" Precision=\"" << (integer ? 4 : 8) << "\" Format=\"HDF\">" << h5file << ":/" << name
+      << "</DataItem>\n   </Attribute>\n";
+  };
+  for (const auto& f : d.fields) attribute(f.first, false);
+  if (!d.mask.empty()) attribute("mask", true);
+  x << "  </Grid>\n </Domain>\n</Xdmf>\n";
+  if (!x) throw std::runtime_error("cannot write " + xmf);
 }
 
 std::string consistency(const FlowFieldData& d) {
@@ -58,6 +92,12 @@ std::string consistency(const FlowFieldData& d) {
       return "field " + f.first + " has " + std::to_string(f.second.size()) + " values for a " +
              std::to_string(d.y.size()) + " x " + std::to_string(d.x.size()) + " grid";
   if (!d.mask.empty() && d.mask.size() != cells) return "mask size does not match the grid";
+  if (d.x.empty() || d.y.empty()) return "empty grid axes";
+  for (const auto* a : {&d.x, &d.y})
+    for (std::size_t i = 0; i < a->size(); ++i)
+      if (std::abs((*a)[i] - (a->front() + spacing(*a) * static_cast<double>(i))) >
+          1e-9 * std::max(1.0, std::abs(a->back() - a->front())))
+        return "grid axes are not uniform (the XDMF index needs a uniform grid)";
   if (d.vortices.size() != 2 * d.circulations.size()) return "vortex positions and K differ in count";
   for (const auto& o : d.outlines)
     if (o.size() % 2) return "a body outline has an odd number of coordinates";
@@ -80,6 +120,7 @@ void writeFile(const std::string& file, const FlowFieldData& d) {
   Id f(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create " + file);
   writeAttribute(f, "kind", "flow_field");
   for (const auto& a : d.attributes) writeAttribute(f, a.first, a.second);
+  h5::writeDoubleAttribute(f, "time", d.time);
   const hsize_t nx = d.x.size(), ny = d.y.size();
   writeArray(f, "x", H5T_NATIVE_DOUBLE, d.x.data(), {nx});
   writeArray(f, "y", H5T_NATIVE_DOUBLE, d.y.data(), {ny});
@@ -105,6 +146,9 @@ void writeFlowField(const std::string& path, const FlowFieldData& data, MPI_Comm
     try {
       writeFile(tmp, data);
       if (std::rename(tmp.c_str(), path.c_str()) != 0) error = "cannot rename " + tmp + " to " + path;
+      const std::string xmf = std::filesystem::path(path).replace_extension(".xmf").string();
+      if (error.empty()) writeXdmf(xmf + ".tmp", std::filesystem::path(path).filename().string(), data);
+      if (error.empty() && std::rename((xmf + ".tmp").c_str(), xmf.c_str()) != 0) error = "cannot rename " + xmf;
     } catch (const std::exception& e) {
       error = e.what();
       std::remove(tmp.c_str());

@@ -20,11 +20,14 @@ struct FlowFieldData {
   std::vector<double> vortices;               ///< x0, y0, x1, y1, ...
   std::vector<double> circulations;           ///< K_i
   std::vector<std::pair<std::string, std::string>> attributes;  ///< root string attributes
+  double time = 0.0;                                            ///< root attribute `time` (float64)
 };
 
 /// File layout: /x (nx), /y (ny), /<field> and /mask (ny, nx), /bodies/body_<j> (n_j, 2),
 /// /vortices/positions (m, 2), /vortices/K (m), root attribute "kind" = "flow_field" plus
-/// `attributes`. Rank 0 of `comm` writes path + ".tmp" and renames it to `path` (a crashed
+/// `attributes` and `time`; every dataset carries units, description and kind, and an XDMF index
+/// (path with .xmf, a 2DRectMesh with the grid fields) lets ParaView open it.
+/// Rank 0 of `comm` writes path + ".tmp" and renames it to `path` (a crashed
 /// writer never leaves a half file under the final name). Collective; throws kirchhoff::Error
 /// (exit code kExitData) on every rank if rank 0 fails or the sizes are inconsistent.
 void writeFlowField(const std::string& path, const FlowFieldData& data, MPI_Comm comm);

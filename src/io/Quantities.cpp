@@ -3,6 +3,7 @@
 // same table for files written before the attributes existed.
 #include "io/Quantities.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -102,15 +103,15 @@ Quantity fromEntry(const std::string& name, const Entry& e) {
   return Quantity{name, e.units, e.description, e.kind, e.integer};
 }
 
-bool close(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max({std::abs(a), std::abs(b), 1.0}); }
+bool nearlyEqual(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max({std::abs(a), std::abs(b), 1.0}); }
 
 /// "kovalevskaya", "lagrange" or "" from a top deck's body section.
 std::string topCase(const Deck& deck) {
   const DeckNode b = deck.root().map("body");
   const std::vector<double> I = b.vector("inertia"), c = b.vector("center_of_mass");
   if (I.size() != 3 || c.size() != 3) return "";
-  if (close(I[0], I[1]) && close(I[0], 2 * I[2]) && std::abs(c[2]) <= 1e-12) return "kovalevskaya";
-  if (close(I[0], I[1]) && std::abs(c[0]) <= 1e-12 && std::abs(c[1]) <= 1e-12) return "lagrange";
+  if (nearlyEqual(I[0], I[1]) && nearlyEqual(I[0], 2 * I[2]) && std::abs(c[2]) <= 1e-12) return "kovalevskaya";
+  if (nearlyEqual(I[0], I[1]) && std::abs(c[0]) <= 1e-12 && std::abs(c[1]) <= 1e-12) return "lagrange";
   return "";
 }
 

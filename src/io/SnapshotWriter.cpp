@@ -4,6 +4,7 @@
 #include "io/SnapshotWriter.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 #include <filesystem>
 #include <sstream>
@@ -19,6 +20,11 @@ namespace {
 
 constexpr const char* kFormat = "kirchhoff-snapshots-2";
 constexpr const char* kTail = "  </Grid>\n </Domain>\n</Xdmf>\n";
+constexpr double kFlushSeconds = 1.0;
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 /// XDMF Mixed topology: per cell a type code (1 polyvertex, 2 polyline, 3 polygon), the
 /// number of nodes (for 2 and 3; polyvertex cells carry a count too), then node indices.
@@ -61,9 +67,9 @@ std::string joinNames(const std::vector<std::string>& v) {
   return s;
 }
 
-/// Rows per chunk: about 4 KiB per chunk, so a flush after each frame writes little.
+/// Rows per chunk: about 64 KiB per chunk (few chunks, a shallow chunk index).
 hsize_t chunkRows(std::size_t rowBytes) {
-  return static_cast<hsize_t>(std::max<std::size_t>(1, 4096 / std::max<std::size_t>(rowBytes, 1)));
+  return static_cast<hsize_t>(std::max<std::size_t>(1, 65536 / std::max<std::size_t>(rowBytes, 1)));
 }
 
 void describeAs(hid_t obj, const Quantity& q) { h5::describe(obj, q.units, q.description, q.kind); }
@@ -87,13 +93,15 @@ SnapshotWriter::SnapshotWriter(std::string h5path, std::string xmfPrefix, std::i
   std::string why;
   if (restartStep >= 0 && fs::exists(h5_)) {
     if (reopen(restartStep, &why)) {
+      openSets();
       openXdmf(true);
       return;
     }
     std::error_code ec;
-    fs::rename(h5_, h5_ + ".damaged", ec);
+    const std::string aside = h5_ + ".unreadable-" + std::to_string(restartStep);
+    fs::rename(h5_, aside, ec);
     if (warning)
-      *warning = "snapshots unusable (" + why + "); set aside as " + h5_ + ".damaged, new snapshots start at step " +
+      *warning = h5_ + " is unusable (" + why + "): kept aside as " + aside + "; new snapshots start at step " +
                  std::to_string(restartStep + 1);
   }
   createFile(provenance);
@@ -101,8 +109,10 @@ SnapshotWriter::SnapshotWriter(std::string h5path, std::string xmfPrefix, std::i
 
 SnapshotWriter::SnapshotWriter(SnapshotWriter&& o) noexcept
     : h5_(std::move(o.h5_)), xmfPrefix_(std::move(o.xmfPrefix_)), model_(std::move(o.model_)),
-      file_(std::move(o.file_)), meshes_(std::move(o.meshes_)), times_(std::move(o.times_)),
-      frames_(o.frames_), lastStep_(o.lastStep_), xmf_(std::move(o.xmf_)) {
+      file_(std::move(o.file_)), stepSet_(std::move(o.stepSet_)), timeSet_(std::move(o.timeSet_)),
+      endSet_(std::move(o.endSet_)), meshes_(std::move(o.meshes_)), times_(std::move(o.times_)),
+      frames_(o.frames_), lastStep_(o.lastStep_), indexed_(o.indexed_), lastFlush_(o.lastFlush_),
+      xmf_(std::move(o.xmf_)) {
   o.xmf_.clear();
 }
 
@@ -114,10 +124,15 @@ SnapshotWriter& SnapshotWriter::operator=(SnapshotWriter&& o) noexcept {
     xmfPrefix_ = std::move(o.xmfPrefix_);
     model_ = std::move(o.model_);
     file_ = std::move(o.file_);
+    stepSet_ = std::move(o.stepSet_);
+    timeSet_ = std::move(o.timeSet_);
+    endSet_ = std::move(o.endSet_);
     meshes_ = std::move(o.meshes_);
     times_ = std::move(o.times_);
     frames_ = o.frames_;
     lastStep_ = o.lastStep_;
+    indexed_ = o.indexed_;
+    lastFlush_ = o.lastFlush_;
     xmf_ = std::move(o.xmf_);
     o.xmf_.clear();
   }
@@ -125,9 +140,32 @@ SnapshotWriter& SnapshotWriter::operator=(SnapshotWriter&& o) noexcept {
 }
 
 SnapshotWriter::~SnapshotWriter() {
+  try {
+    if (file_.valid()) flush();
+  } catch (...) {
+    // Destructors must not throw; a failed write was already reported by write() or flush().
+  }
   for (auto& x : xmf_)
     if (x.file) std::fclose(x.file);
-  if (file_.valid()) H5Fflush(file_, H5F_SCOPE_GLOBAL);
+  for (auto& m : meshes_) m.sets.clear();  // datasets before the file
+  endSet_.close();
+  timeSet_.close();
+  stepSet_.close();
+}
+
+void SnapshotWriter::openSets() {
+  stepSet_ = h5::Handle(h5::check(H5Dopen2(file_, "step", H5P_DEFAULT), "step"));
+  timeSet_ = h5::Handle(h5::check(H5Dopen2(file_, "time", H5P_DEFAULT), "time"));
+  endSet_ = h5::Handle(h5::check(H5Dopen2(file_, "end_of_run", H5P_DEFAULT), "end_of_run"));
+  for (auto& m : meshes_) {
+    m.sets.clear();
+    h5::Handle g(h5::check(H5Gopen2(file_, m.name.c_str(), H5P_DEFAULT), "mesh " + m.name));
+    std::vector<std::string> all = {"coordinates"};
+    all.insert(all.end(), m.scalars.begin(), m.scalars.end());
+    all.insert(all.end(), m.vectors.begin(), m.vectors.end());
+    for (const auto& a : all)
+      m.sets.emplace_back(h5::check(H5Dopen2(g, a.c_str(), H5P_DEFAULT), m.name + "/" + a));
+  }
 }
 
 void SnapshotWriter::createFile(const std::map<std::string, std::string>& provenance) {
@@ -161,6 +199,7 @@ void SnapshotWriter::createFile(const std::map<std::string, std::string>& proven
   h5::Handle e(h5::createRows(file_, "end_of_run", H5T_NATIVE_INT8, {}, 4096));
   h5::describe(e, "1", "1: a frame written only because the run ended off the snapshot grid", "metadata");
   h5::checkStatus(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush " + h5_);
+  openSets();
 }
 
 bool SnapshotWriter::reopen(std::int64_t restartStep, std::string* why) {
@@ -303,6 +342,7 @@ void SnapshotWriter::defineMeshes(const Snapshot& snap) {
     meshes_.push_back(std::move(L));
   }
   h5::writeTextAttribute(file_, "meshes", joinNames(names));
+  openSets();
   openXdmf(false);
 }
 
@@ -336,39 +376,36 @@ void SnapshotWriter::write(std::int64_t step, double time, const Snapshot& snap,
   for (std::size_t i = 0; i < meshes_.size(); ++i) {
     const SnapshotMesh& m = snap.meshes[i];
     const MeshLayout& L = meshes_[i];
-    h5::Handle g(h5::check(H5Gopen2(file_, L.name.c_str(), H5P_DEFAULT), "mesh " + L.name));
-    auto put = [&](const std::string& name, hid_t type, const void* data) {
-      h5::Handle d(h5::check(H5Dopen2(g, name.c_str(), H5P_DEFAULT), L.name + "/" + name));
-      h5::appendRow(d, type, data);
-    };
-    put("coordinates", H5T_NATIVE_DOUBLE, m.coordinates.data());
+    std::size_t k = 0;
+    h5::appendRow(L.sets[k++], H5T_NATIVE_DOUBLE, m.coordinates.data());
     for (const auto& [name, values] : m.attributes) {
       if (std::find(L.integers.begin(), L.integers.end(), name) != L.integers.end())
-        put(name, H5T_NATIVE_INT32, toInts(values).data());
+        h5::appendRow(L.sets[k++], H5T_NATIVE_INT32, toInts(values).data());
       else
-        put(name, H5T_NATIVE_DOUBLE, values.data());
+        h5::appendRow(L.sets[k++], H5T_NATIVE_DOUBLE, values.data());
     }
-    for (const auto& [name, values] : m.vectors) put(name, H5T_NATIVE_DOUBLE, values.data());
+    for (const auto& v : m.vectors) h5::appendRow(L.sets[k++], H5T_NATIVE_DOUBLE, v.second.data());
   }
-  // The frame's step and time last: a frame counts once /step has its row (see reopen).
+  // The frame's step last: a frame counts once /step has its row (see reopen).
   const std::int8_t e = endOfRun ? 1 : 0;
-  {
-    h5::Handle d(h5::check(H5Dopen2(file_, "end_of_run", H5P_DEFAULT), "end_of_run"));
-    h5::appendRow(d, H5T_NATIVE_INT8, &e);
-  }
-  {
-    h5::Handle d(h5::check(H5Dopen2(file_, "time", H5P_DEFAULT), "time"));
-    h5::appendRow(d, H5T_NATIVE_DOUBLE, &time);
-  }
-  {
-    h5::Handle d(h5::check(H5Dopen2(file_, "step", H5P_DEFAULT), "step"));
-    h5::appendRow(d, H5T_NATIVE_INT64, &step);
-  }
-  h5::checkStatus(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush " + h5_);
+  h5::appendRow(endSet_, H5T_NATIVE_INT8, &e);
+  h5::appendRow(timeSet_, H5T_NATIVE_DOUBLE, &time);
+  h5::appendRow(stepSet_, H5T_NATIVE_INT64, &step);
   times_.push_back(time);
   lastStep_ = step;
-  for (std::size_t i = 0; i < meshes_.size(); ++i) appendXdmfFrame(i, frames_, time);
   ++frames_;
+  if (now() - lastFlush_ >= kFlushSeconds) flush();
+}
+
+void SnapshotWriter::flush() {
+  h5::checkStatus(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush " + h5_);
+  for (; indexed_ < frames_; ++indexed_)
+    for (std::size_t i = 0; i < meshes_.size(); ++i)
+      appendXdmfFrame(i, indexed_, times_[static_cast<std::size_t>(indexed_)]);
+  for (std::size_t i = 0; i < xmf_.size(); ++i)
+    if (std::fflush(xmf_[i].file) != 0)
+      throw Error("cannot write " + xmfPrefix_ + "_" + meshes_[i].name + ".xmf", kExitData);
+  lastFlush_ = now();
 }
 
 // --- XDMF ----------------------------------------------------------------------------------
@@ -424,6 +461,7 @@ void SnapshotWriter::openXdmf(bool rebuild) {
       }
     xmf_[i].file = f;
     xmf_[i].bodyEnd = std::ftell(f);
+    indexed_ = rebuild ? frames_ : 0;
     std::fputs(kTail, f);
     std::fflush(f);
   }
@@ -436,7 +474,6 @@ void SnapshotWriter::appendXdmfFrame(std::size_t mesh, std::int64_t frame, doubl
   std::fwrite(t.data(), 1, t.size(), x.file);
   x.bodyEnd = std::ftell(x.file);
   std::fputs(kTail, x.file);
-  if (std::fflush(x.file) != 0) throw Error("cannot write " + xmfPrefix_ + "_" + meshes_[mesh].name + ".xmf", kExitData);
 }
 
 }  // namespace kirchhoff::io

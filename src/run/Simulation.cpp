@@ -489,6 +489,7 @@ class Loop {
     dog_->beat("checkpoint of step " + std::to_string(state_.step));
     onRoot([&] {
       if (log_) log_->snapshotForCheckpoint();
+      if (snaps_) snaps_->flush();  // a restart from this checkpoint finds every frame up to it
     });
     lastCheckpointPath_ = store_->write(state_, driver_.model, cfg_.dt, deck_.hash(), deck_.text());
     lastCheckpoint_ = state_.step;

@@ -302,8 +302,8 @@ TEST(Snapshots, DamagedFileIsSetAsideOnRestart) {
   fs::resize_file(d + "/s.h5", 300);
   std::string warning;
   io::SnapshotWriter w(d + "/s.h5", d + "/s", 5, {}, &warning);
-  EXPECT_NE(warning.find("s.h5.damaged"), std::string::npos) << warning;
-  EXPECT_TRUE(fs::exists(d + "/s.h5.damaged"));
+  EXPECT_NE(warning.find("s.h5.unreadable-5"), std::string::npos) << warning;
+  EXPECT_TRUE(fs::exists(d + "/s.h5.unreadable-5"));
   w.write(6, 0.6, s);
   EXPECT_EQ(w.frames(), 1);
 }

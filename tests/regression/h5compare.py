@@ -3,6 +3,7 @@
 
   h5compare.py logs A/invariants.h5 B/invariants.h5   every /invariants dataset identical
   h5compare.py state A/checkpoints B/checkpoints      newest checkpoints: same step and state
+  h5compare.py snapshots A/snapshots.h5 B/snapshots.h5  every snapshot dataset identical
   h5compare.py newest DIR                             prints the step of the newest checkpoint
 """
 import glob
@@ -36,6 +37,24 @@ def logs(a, b):
         print(f"logs identical: {len(ka)} columns x {fa['invariants']['step'].shape[0]} rows")
 
 
+def snapshots(a, b):
+    with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+        def datasets(f):
+            out = []
+            f.visititems(lambda n, o: out.append(n) if isinstance(o, h5py.Dataset) else None)
+            return sorted(out)
+        ka, kb = datasets(fa), datasets(fb)
+        if ka != kb:
+            sys.exit(f"snapshot datasets differ: {ka} vs {kb}")
+        for k in ka:
+            if fa[k].dtype.kind == "O":
+                if np.asarray(fa[k][()]).reshape(-1).tolist() != np.asarray(fb[k][()]).reshape(-1).tolist():
+                    sys.exit(f"snapshot dataset {k} differs")
+            else:
+                same(fa[k][()], fb[k][()], f"snapshot dataset {k}")
+        print(f"snapshots identical: {len(ka)} datasets x {fa['step'].shape[0]} frames")
+
+
 def state(a, b):
     pa, pb = newest(a), newest(b)
     with h5py.File(pa, "r") as fa, h5py.File(pb, "r") as fb:
@@ -50,6 +69,8 @@ if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "logs":
         logs(sys.argv[2], sys.argv[3])
+    elif cmd == "snapshots":
+        snapshots(sys.argv[2], sys.argv[3])
     elif cmd == "state":
         state(sys.argv[2], sys.argv[3])
     elif cmd == "newest":

@@ -141,7 +141,8 @@ int flowFieldTool(const io::Deck& deck, MPI_Comm comm, const std::string& outdir
       fluid::sampleFlow(fluid, initialVelocities(c), g.x0, g.x1, g.nx, g.y0, g.y1, g.ny);
   const double seconds = MPI_Wtime() - t0;
   io::FlowFieldData data = io::flowFieldData(s);
-  data.attributes = {{"model", "fluidbody"}, {"deck", deck.file()}, {"time", "0"}};
+  data.attributes = {{"model", "fluidbody"}, {"deck", deck.file()}};
+  data.time = 0.0;
   // -o OUTDIR wins, then flow_field.output, then out/<deck stem> like a run.
   const std::string dir = !outdir.empty()                   ? outdir
                           : !ff.string("output").empty()    ? ff.string("output")
