@@ -93,8 +93,10 @@ void seal(const std::string& path) {
 
 /// "" if the file's seal matches its contents, else what is wrong.
 std::string verifySeal(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
   std::error_code ec;
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))  // a FIFO would block the open
+    return "not a regular file (a FIFO, device or directory named like a checkpoint)";
+  std::ifstream f(path, std::ios::binary);
   if (!f) return fs::exists(path, ec) ? "cannot open the file" : "no such file";
   char head[kUserBlock + 1] = {};
   if (!f.read(head, kUserBlock)) return "truncated (no integrity header)";

@@ -393,6 +393,22 @@ DeckNode Deck::root() const {
 
 std::uint64_t Deck::hash() const { return fnv1a(text_); }
 
+std::string Deck::locate(const std::vector<std::string>& keyPaths) const {
+  for (const auto& path : keyPaths) {
+    YAML::Node n = root_;  // a handle; reset() rebinds it, const [] never inserts into the deck
+    std::stringstream ss(path);
+    std::string part;
+    bool found = true;
+    while (found && std::getline(ss, part, '.')) {
+      const YAML::Node& c = n;
+      found = c.IsMap() && c[part].IsDefined();
+      if (found) n.reset(c[part]);
+    }
+    if (found && !n.IsNull()) return location(file_, n.Mark()) + ": key '" + path + "'";
+  }
+  return file_;
+}
+
 std::string Deck::petscOptions() const {
   const YAML::Node n = root_["petsc_options"];
   return n.IsDefined() && n.IsScalar() ? n.Scalar() : std::string();

@@ -11,6 +11,7 @@
 
 #include "core/Mpi.hpp"
 #include "core/Version.hpp"
+#include "io/OutputFolder.hpp"
 #include "io/RunConfig.hpp"
 #include "io/TextFile.hpp"
 #include "run/Cli.hpp"
@@ -137,7 +138,9 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
     return runSimulation(PETSC_COMM_WORLD, driver, c.deck, o).exitCode;
   }
   if (!sweep) return runSimulation(PETSC_COMM_WORLD, driver, deck, o).exitCode;
-  if (worldRank() == 0) fs::create_directories(o.outdir);
+  std::string bad = worldRank() == 0 ? io::prepareOutputFolder(o.outdir) : "";
+  broadcast(MPI_COMM_WORLD, bad);
+  if (!bad.empty()) throw UsageError(bad);
   const int per = static_cast<int>(deck.root().map("sweep").integer("ranks_per_case"));
   return runSweep(PETSC_COMM_WORLD, driver, cases, per, o);
 }

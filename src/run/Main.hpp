@@ -33,6 +33,9 @@ struct Driver {
   /// Builds the model for one configuration on `comm` (throws DeckError/ConfigurationError).
   std::function<std::unique_ptr<Model>(const io::Deck&, MPI_Comm comm)> make;
   std::vector<Tool> tools;
+  /// Dotted deck keys holding the initial data ("initial", "rigid_body.M0"): a non-finite initial
+  /// state is reported at the first of them present in the deck (file:line, exit 65).
+  std::vector<std::string> initialKeys;
 };
 
 /// The full schema of a driver: common run keys plus the model's keys.

@@ -15,6 +15,7 @@
 #include "core/Version.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/InvariantLog.hpp"
+#include "io/OutputFolder.hpp"
 #include "io/RunConfig.hpp"
 #include "io/SnapshotWriter.hpp"
 #include "run/Progress.hpp"
@@ -127,8 +128,8 @@ class Loop {
     std::string msg;
     if (rank_ == 0) {
       std::error_code ec;
-      fs::create_directories(opt_.outdir, ec);
-      if (ec) bad = 1, msg = "cannot create output folder " + opt_.outdir + ": " + ec.message();
+      msg = io::prepareOutputFolder(opt_.outdir);
+      if (!msg.empty()) bad = 2;  // the -o argument is unusable: a usage error (64)
       if (!bad && !opt_.restart && !store_->list().empty()) {
         if (opt_.overwrite) {
           fs::remove_all(store_->directory(), ec);
@@ -156,11 +157,13 @@ class Loop {
   void freshStart() {
     state_ = model_->initialState();
     const std::string bad = nonFiniteField();  // else checkpoint 0 would keep it as "good"
+    // A non-finite initial state comes from the deck's values (overflow): name where they are.
+    const std::string at = deck_.locate(driver_.initialKeys) + ": ";
     if (Agreed a = agree(comm_, !bad.empty(), kExitNumerical, false, bad); a.failed)
-      throw NumericalError("the initial state: " + a.message);
+      throw NumericalError(at + "the initial state: " + a.message);
     model_->check(state_);
     const auto inv = model_->invariants(state_, StepReport{});
-    checkFinite(inv, "the initial state");
+    checkFinite(inv, at + "the initial state");
     if (rank_ == 0) {
       std::map<std::string, std::string> attrs = {
           {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
@@ -186,6 +189,7 @@ class Loop {
     model_->restore(s);
     state_ = std::move(s);
     lastCheckpoint_ = state_.step;
+    lastCheckpointPath_ = info.path;  // a stop before the first step names it (it was "")
     say("restarting from " + info.path + " (step " + std::to_string(info.step) + ", t = " +
         num(info.time) + ")");
     if (info.deckHash != deck_.hash())

@@ -209,6 +209,7 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
 
 run::Driver fluidbodyDriver() {
   run::Driver d;
+  d.initialKeys = {"bodies", "vortices"};
   d.model = "fluidbody";
   d.description = "rigid bodies and point vortices in an ideal 2D fluid (variational integrator)";
   d.addKeys = addFluidBodyKeys;

@@ -211,6 +211,7 @@ std::string frequencyTable(const slosh::Config& c, double dt) {
 
 run::Driver sloshDriver() {
   run::Driver drv;
+  drv.initialKeys = {"vehicle", "fluid.depth"};
   drv.model = "slosh";
   drv.description =
       "shallow-water sloshing in a spring-restrained vehicle (particle paths, Stormer-Verlet, DMDA)";

@@ -107,6 +107,7 @@ TopConfig readTopConfig(const io::Deck& deck) {
 
 run::Driver topDriver() {
   run::Driver d;
+  d.initialKeys = {"initial"};
   d.model = "top";
   d.description = "heavy top: collective Lie–Poisson integrator and three comparison schemes "
                   "(Ohsawa 2019)";
