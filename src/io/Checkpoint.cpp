@@ -95,8 +95,8 @@ void seal(const std::string& path) {
 /// "" if the file's seal matches its contents, else what is wrong.
 std::string verifySeal(const std::string& path) {
   std::error_code ec;
-  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
-    return "not a regular file (a directory, FIFO or device)";
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))  // a FIFO would block the open
+    return "not a regular file (a FIFO, device or directory named like a checkpoint)";
   std::ifstream f(path, std::ios::binary);
   if (!f) return fs::exists(path, ec) ? "cannot open the file" : "no such file";
   char head[kUserBlock + 1] = {};

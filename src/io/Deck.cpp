@@ -6,11 +6,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "core/Hash.hpp"
+#include "io/TextFile.hpp"
 
 namespace kirchhoff::io {
 
@@ -61,14 +61,18 @@ bool parseReal(const YAML::Node& n, double& v) {
   return end && *end == '\0' && std::isfinite(v);
 }
 
-bool parseInteger(const YAML::Node& n, long& v) {
-  if (!n.IsScalar()) return false;
+enum class IntegerParse { Ok, NotAnInteger, TooLarge };
+
+/// Decimal digits only (a sign allowed); more digits than a long holds is TooLarge, not a wrap.
+IntegerParse parseInteger(const YAML::Node& n, long& v) {
+  if (!n.IsScalar()) return IntegerParse::NotAnInteger;
   const std::string& s = n.Scalar();
-  if (s.empty()) return false;
+  if (s.empty()) return IntegerParse::NotAnInteger;
   char* end = nullptr;
   errno = 0;
   v = std::strtol(s.c_str(), &end, 10);
-  return end && *end == '\0' && errno == 0;
+  if (!end || end == s.c_str() || *end != '\0') return IntegerParse::NotAnInteger;
+  return errno == ERANGE ? IntegerParse::TooLarge : IntegerParse::Ok;
 }
 
 bool parseBoolean(const YAML::Node& n, bool& v) {
@@ -102,8 +106,10 @@ void validateValue(const YAML::Node& n, const KeySpec& k, const std::string& key
     case KeyType::Real: checkReal(n, k, key, file); break;
     case KeyType::Integer: {
       long v;
-      if (!parseInteger(n, v)) raise(file, n, key, "expected an " + k.typeName() + ", got " + shown(n));
-      if (!inRange(k, static_cast<double>(v)))
+      const IntegerParse p = parseInteger(n, v);
+      if (p == IntegerParse::NotAnInteger)
+        raise(file, n, key, "expected an " + k.typeName() + ", got " + shown(n));
+      if (p == IntegerParse::TooLarge || !inRange(k, static_cast<double>(v)))
         raise(file, n, key, "value " + n.Scalar() + " out of range, expected " + k.typeName());
       break;
     }
@@ -282,7 +288,9 @@ double DeckNode::real(const std::string& key) const {
 long DeckNode::integer(const std::string& key) const {
   long v = 0;
   const YAML::Node n = valueOrDefault(key);
-  if (!parseInteger(n, v)) fail(key, "expected an integer");
+  const KeySpec& k = spec(key);
+  if (parseInteger(n, v) != IntegerParse::Ok || !inRange(k, static_cast<double>(v)))
+    fail(key, "expected an " + k.typeName());
   return v;
 }
 
@@ -332,11 +340,18 @@ std::vector<DeckNode> DeckNode::list(const std::string& key) const {
 
 Deck::Deck(const std::string& text, const std::string& file, const Schema& schema)
     : text_(text), file_(file), schema_(&schema) {
+  std::vector<YAML::Node> docs;
   try {
-    root_ = YAML::Load(text_);
+    docs = YAML::LoadAll(text_);
   } catch (const YAML::ParserException& e) {
     throw DeckError(location(file_, e.mark) + ": YAML syntax error: " + e.msg);
   }
+  // A second document ("---" then keys) would be ignored silently: refuse it.
+  for (std::size_t i = 1; i < docs.size(); ++i)
+    if (docs[i].IsDefined() && !docs[i].IsNull())
+      throw DeckError(location(file_, docs[i].Mark()) + ": a second YAML document (after '---'); a deck "
+                      "is one document: remove the '---' line or the keys after it");
+  if (!docs.empty()) root_.reset(docs.front());
   if (!root_.IsMap()) throw DeckError(file_ + ": a deck must be a map of keys (model: ..., time: ...)");
   validate(root_, schema_->root(), "", file_);
   const YAML::Node model = root_["model"];
@@ -369,11 +384,7 @@ Deck& Deck::operator=(Deck&& other) noexcept {
 }
 
 Deck Deck::fromFile(const std::string& file, const Schema& schema) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw DeckError(file + ": cannot open the deck");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return Deck(ss.str(), file, schema);
+  return Deck(readTextFile(file, "the deck"), file, schema);
 }
 
 DeckNode Deck::root() const {
@@ -381,6 +392,22 @@ DeckNode Deck::root() const {
 }
 
 std::uint64_t Deck::hash() const { return fnv1a(text_); }
+
+std::string Deck::locate(const std::vector<std::string>& keyPaths) const {
+  for (const auto& path : keyPaths) {
+    YAML::Node n = root_;  // a handle; reset() rebinds it, const [] never inserts into the deck
+    std::stringstream ss(path);
+    std::string part;
+    bool found = true;
+    while (found && std::getline(ss, part, '.')) {
+      const YAML::Node& c = n;
+      found = c.IsMap() && c[part].IsDefined();
+      if (found) n.reset(c[part]);
+    }
+    if (found && !n.IsNull()) return location(file_, n.Mark()) + ": key '" + path + "'";
+  }
+  return file_;
+}
 
 std::string Deck::petscOptions() const {
   const YAML::Node n = root_["petsc_options"];

@@ -64,6 +64,9 @@ class Deck {
   const Schema& schema() const { return *schema_; }
   /// 64-bit FNV-1a hash of the deck text (stored in checkpoints).
   std::uint64_t hash() const;
+  /// "deck.yaml:21:1: key 'initial'" for the first of the dotted key paths present in the deck
+  /// ("rigid_body.M0"), or just the file name if none is: where a message about them points.
+  std::string locate(const std::vector<std::string>& keyPaths) const;
   /// The deck's `petsc_options:` string ("" if absent).
   std::string petscOptions() const;
   /// A new deck with the scalar at `path` (e.g. "bodies[0].density") replaced by `value`,

@@ -9,7 +9,7 @@ namespace kirchhoff::io {
 
 namespace {
 // Integer keys read into an int (intervals, counts): larger values would wrap on the cast.
-constexpr double kIntMax = 2147483647.0;
+constexpr double kIntMax = kIntKeyMax;
 // At most this many sweep configurations from one linspace (each is a run; more is a typo).
 constexpr long kMaxSweepCases = 10000;
 }  // namespace
@@ -19,8 +19,9 @@ void addRunKeys(Schema& schema) {
   r.string("model", "driver this deck is for (kirchhoff-<model>)").required();
   Section& t = r.map("time", "time stepping", true);
   t.real("dt", "time step h").required().positive();
-  t.integer("steps", "final step index (give steps or end_time)").min(0);
-  t.real("end_time", "final time; steps = round(end_time / dt)").positive();
+  t.integer("steps", "final step index (give steps or end_time)").min(0).max(kStepKeyMax);
+  t.real("end_time", "final time, a whole number of steps: steps = end_time / dt, refused unless "
+                     "within 1e-9 (relative) of an integer").positive();
   Section& o = r.map("output", "invariant log, checkpoints, snapshots, progress");
   o.integer("log_interval", "steps between rows of invariants.h5").def(1).min(1).max(kIntMax);
   o.integer("flush_interval", "rows buffered before invariants.h5 is written").def(100).min(1).max(kIntMax);
@@ -60,7 +61,7 @@ RunConfig readRunConfig(const Deck& deck) {
     c.steps = t.integer("steps");
   } else {
     const double n = t.real("end_time") / c.dt;
-    if (!(n <= 9007199254740992.0))  // 2^53: beyond it llround overflows and steps lose exactness
+    if (!(n <= kStepKeyMax))  // 2^53: beyond it llround overflows and steps lose exactness
       t.fail("end_time", "end_time / dt = " + std::to_string(n) + " steps is too many");
     c.steps = static_cast<std::int64_t>(std::llround(n));
     if (std::abs(n - static_cast<double>(c.steps)) > 1e-9 * std::max(1.0, n))

@@ -11,6 +11,8 @@ namespace {
 
 std::string number(double v) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == std::floor(v) && std::abs(v) <= kStepKeyMax)  // whole numbers in full: 2147483647
+    return std::to_string(static_cast<long long>(v));
   std::ostringstream os;
   os.precision(12);
   os << v;
@@ -90,7 +92,10 @@ KeyBuilder Section::real(const std::string& n, const std::string& d) {
   return KeyBuilder(add(n, d, KeyType::Real));
 }
 KeyBuilder Section::integer(const std::string& n, const std::string& d) {
-  return KeyBuilder(add(n, d, KeyType::Integer));
+  KeySpec& k = add(n, d, KeyType::Integer);
+  k.min = kIntKeyMin;
+  k.max = kIntKeyMax;
+  return KeyBuilder(k);
 }
 KeyBuilder Section::boolean(const std::string& n, const std::string& d) {
   return KeyBuilder(add(n, d, KeyType::Boolean));

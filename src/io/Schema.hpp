@@ -12,6 +12,13 @@ namespace kirchhoff::io {
 
 enum class KeyType { Real, Integer, Boolean, String, Enum, RealVector, RealList, Map, List };
 
+/// Default range of an integer key: the values an `int` holds, so the cast after reading cannot
+/// wrap. Keys with a smaller natural range (sizes that allocate) declare their own bound.
+inline constexpr double kIntKeyMin = -2147483648.0;
+inline constexpr double kIntKeyMax = 2147483647.0;
+/// Largest step count: 2^53, the last integer a double (time = step dt) represents exactly.
+inline constexpr double kStepKeyMax = 9007199254740992.0;
+
 class Section;
 
 /// One allowed key of a YAML map.

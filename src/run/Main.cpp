@@ -8,12 +8,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/Mpi.hpp"
 #include "core/Version.hpp"
+#include "io/OutputFolder.hpp"
 #include "io/RunConfig.hpp"
+#include "io/TextFile.hpp"
 #include "run/Cli.hpp"
 #include "run/Signals.hpp"
 #include "run/Simulation.hpp"
@@ -42,20 +44,22 @@ void printError(const std::string& msg) {
   if (worldRank() == 0) std::fprintf(stderr, "error: %s\n", msg.c_str()), std::fflush(stderr);
 }
 
-/// Reads the deck file on rank 0 and broadcasts its text.
+/// Reads the deck file on rank 0 (bounded: no FIFO, device or huge file) and broadcasts its text,
+/// or the reason it cannot be read, which every rank then throws.
 std::string readDeckText(const std::string& file) {
   std::string text;
   int ok = 1;
   if (worldRank() == 0) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) ok = 0;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
+    try {
+      text = io::readTextFile(file, "the deck");
+    } catch (const DeckError& e) {
+      ok = 0;
+      text = e.what();
+    }
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!ok) throw DeckError(file + ": cannot open the deck");
   broadcast(MPI_COMM_WORLD, text);
+  if (!ok) throw DeckError(text);
   return text;
 }
 
@@ -93,14 +97,27 @@ void reportUnusedOptions() {
   PetscOptionsLeftRestore(nullptr, &n, &names, &values);
 }
 
-int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
+/// The driver whose model construction is set-up time: a stop signal then exits at once (75).
+Driver stoppableSetUp(const Driver& d) {
+  Driver g = d;
+  g.make = [make = d.make](const io::Deck& deck, MPI_Comm comm) {
+    const ImmediateStop setUp;
+    return make(deck, comm);
+  };
+  return g;
+}
+
+int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
+  const Driver driver = stoppableSetUp(plain);
   const io::Schema schema = driverSchema(driver);
+  std::optional<ImmediateStop> setUp(std::in_place);  // deck reading and tools: nothing to save
   const io::Deck deck(readDeckText(cli.deck), cli.deck, schema);
   insertPetscOptions(deck, cli.petscArgs);
   if (!cli.tool.empty()) {
     for (const auto& t : driver.tools)
       if (t.flag == cli.tool) return t.run(deck, PETSC_COMM_WORLD, cli.outdir);
   }
+  setUp.reset();
   RunOptions o;
   o.outdir = cli.outdir.empty() ? "out/" + fs::path(cli.deck).stem().string() : cli.outdir;
   o.restart = cli.restart;
@@ -124,14 +141,9 @@ int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
     return runSimulation(PETSC_COMM_WORLD, driver, c.deck, o).exitCode;
   }
   if (!sweep) return runSimulation(PETSC_COMM_WORLD, driver, deck, o).exitCode;
-  std::string mkdirError;
-  if (worldRank() == 0) {
-    std::error_code ec;
-    fs::create_directories(o.outdir, ec);
-    if (ec) mkdirError = "cannot create output folder " + o.outdir + ": " + ec.message();
-  }
-  broadcast(MPI_COMM_WORLD, mkdirError);
-  if (!mkdirError.empty()) throw UsageError(mkdirError);
+  std::string bad = worldRank() == 0 ? io::prepareOutputFolder(o.outdir) : "";
+  broadcast(MPI_COMM_WORLD, bad);
+  if (!bad.empty()) throw UsageError(bad);
   const int per = static_cast<int>(deck.root().map("sweep").integer("ranks_per_case"));
   return runSweep(PETSC_COMM_WORLD, driver, cases, per, o);
 }

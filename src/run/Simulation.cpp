@@ -22,6 +22,7 @@
 #include "io/InvariantLog.hpp"
 #include "io/OutdirLock.hpp"
 #include "io/Quantities.hpp"
+#include "io/OutputFolder.hpp"
 #include "io/RunConfig.hpp"
 #include "io/SnapshotWriter.hpp"
 #include "io/SpaceHint.hpp"
@@ -182,9 +183,8 @@ class Loop {
     int bad = 0;
     std::string msg;
     if (rank_ == 0) {
-      std::error_code ec;
-      fs::create_directories(opt_.outdir, ec);
-      if (ec) bad = 2, msg = "cannot create output folder " + opt_.outdir + ": " + ec.message();
+      msg = io::prepareOutputFolder(opt_.outdir);
+      if (!msg.empty()) bad = 2;  // the -o argument is unusable: a usage error (64)
       if (!bad) {  // one run per folder: every rank's writes below happen under rank 0's lock
         try {
           std::string stale;
@@ -224,11 +224,13 @@ class Loop {
   void freshStart() {
     state_ = model_->initialState();
     const std::string bad = nonFiniteField();  // else checkpoint 0 would keep it as "good"
+    // A non-finite initial state comes from the deck's values (overflow): name where they are.
+    const std::string at = deck_.locate(driver_.initialKeys) + ": ";
     if (Agreed a = agree(comm_, !bad.empty(), kExitNumerical, false, bad); a.failed)
-      throw NumericalError("the initial state: " + a.message);
+      throw NumericalError(at + "the initial state: " + a.message);
     model_->check(state_);
     const auto inv = model_->invariants(state_, StepReport{});
-    checkFinite(inv, "the initial state");
+    checkFinite(inv, at + "the initial state");
     const std::string petsc = allPetscOptions();
     onRoot([&] {
       std::map<std::string, std::string> attrs = {

@@ -24,7 +24,7 @@ void addRayleighKeys(io::Section& r) {
   e.real("W", "rate of the conical relative equilibrium about e3 whose distance r - r* is logged "
               "(0: none; needed by initial.type relative_equilibrium)").def(0.0).nonnegative();
   io::Section& c = v.variant("type", "harmonic_chain");
-  c.integer("n", "number of masses").required().min(1);
+  c.integer("n", "number of masses (at most 2048: D is a dense n x n matrix)").required().min(1).max(2048);
   c.real("k", "spring constant k").def(1.0).positive();
 
   io::Section& d = r.map("dissipation", "dissipation tensor D(q), symmetric positive semi-definite", true);
@@ -89,9 +89,9 @@ void addRigidBodyKeys(io::Section& b) {
   sd.real("rtol", "relative tolerance").def(1e-12).positive();
   sd.real("atol", "absolute tolerance").def(1e-12).positive();
   io::Section& n = b.map("newton", "Newton on the implicit equations (DDB, Lobatto IIIC)");
-  n.real("atol", "stop when |F| <= atol").def(1e-14).positive();
+  n.real("atol", "stop when |F| <= atol (that last Newton update is still applied)").def(1e-14).positive();
   n.real("stol", "... or when the update |dx| <= stol (1 + |x|)").def(1e-15).nonnegative();
-  n.integer("max_iterations", "iterations before the step fails (exit 1)").def(50).min(1);
+  n.integer("max_iterations", "iterations before the step fails (exit 1); a stall at round-off (update <= 1e-13 (1 + |x|), no longer shrinking) is accepted instead").def(50).min(1);
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ std::unique_ptr<Model> makeDampedModel(const io::Deck& deck, std::string* warnin
 
 run::Driver dampedDriver() {
   run::Driver d;
+  d.initialKeys = {"rigid_body.M0", "rayleigh.initial", "rigid_body", "rayleigh"};
   d.model = "damped";
   d.description = "Hamiltonian systems with Rayleigh damping (splittings of Modin & Söderlind 2011) "
                   "and the rigid body with double-bracket dissipation (DDB)";

@@ -3,13 +3,14 @@
 #include "setup/fluidbody/FluidBodySetup.hpp"
 
 #include <filesystem>
-#include <fstream>
+#include <cstdint>
 #include <sstream>
 
 #include "fluid/ConfigurationChecks.hpp"
 #include "fluid/PointVortexFluid.hpp"
 #include "fluid/Shapes.hpp"
 #include "io/RunConfig.hpp"
+#include "io/TextFile.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 #include "setup/fluidbody/FluidBodyTools.hpp"
 
@@ -19,6 +20,8 @@ namespace {
 // Panels per body: the panel matrix is dense (N^2 doubles, 2 GiB at the bound) and the outline
 // check is O(N^2); a larger count is a typo (and above 2^31 it would wrap on the int cast).
 constexpr int kMaxEdges = 16384;
+// A vertex file of kMaxEdges lines of 'x y' with full-precision numbers and comments fits easily.
+constexpr std::uintmax_t kMaxVertexFileBytes = 4u << 20;
 }  // namespace
 
 using fluidbody::BodyConfig;
@@ -98,8 +101,13 @@ std::vector<lie::Vec2> readVertexFile(const io::DeckNode& shape, const std::stri
   namespace fs = std::filesystem;
   fs::path path = shape.string("file");
   if (path.is_relative()) path = fs::path(deckFile).parent_path() / path;
-  std::ifstream in(path);
-  if (!in) shape.fail("file", "cannot open vertex file " + path.string());
+  std::string text;
+  try {  // bounded: a directory, device or FIFO is refused, not read without end
+    text = io::readTextFile(path.string(), "the vertex file", kMaxVertexFileBytes);
+  } catch (const DeckError& e) {
+    shape.fail("file", e.what());
+  }
+  std::istringstream in(text);
   std::vector<lie::Vec2> v;
   std::string line;
   int lineNo = 0;
@@ -248,6 +256,7 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
 
 run::Driver fluidbodyDriver() {
   run::Driver d;
+  d.initialKeys = {"bodies", "vortices"};
   d.model = "fluidbody";
   d.description = "rigid bodies and point vortices in an ideal 2D fluid (variational integrator)";
   d.addKeys = addFluidBodyKeys;

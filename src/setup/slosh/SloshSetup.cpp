@@ -20,6 +20,14 @@ namespace kirchhoff::setup {
 
 using slosh::ProfileTerm;
 
+namespace {
+// Largest particle count: every particle carries ~12 doubles of state and coefficients, and the
+// grid set-up evaluates h0 at every label, so 10^9 would take minutes before the CFL check.
+constexpr double kMaxPoints = 1e7;
+// Grid points sampled for the CFL pre-check made before any O(N) work.
+constexpr std::size_t kCflSamples = 1025;
+}  // namespace
+
 void addSloshKeys(io::Schema& s) {
   io::Section& r = s.root();
   io::Section& ph = r.map("physics", "constants (SI)");
@@ -39,7 +47,8 @@ void addSloshKeys(io::Schema& s) {
   v.real("qdot0", "initial velocity q_t(0) [m/s]; the fluid starts moving with the tank").def(0.0);
 
   io::Section& f = r.map("fluid", "the shallow water, in Lagrangian particle labels a in [0, L]", true);
-  f.integer("points", "interior particles N (a_i = i L/(N+1))").required().min(2);
+  f.integer("points", "interior particles N (a_i = i L/(N+1)); at most 10^7 (about 1 GB and "
+                      "O(N) set-up work; the reference runs use hundreds)").required().min(2).max(kMaxPoints);
   f.enumeration("quadrature", {"trapezoid", "left", "right", "simpson"},
                 "rule for sigma = integral rho h0 w da; simpson breaks symplecticity (for comparison)")
       .def("trapezoid");
@@ -133,7 +142,27 @@ std::string num(double v) {
 
 }  // namespace
 
+/// The wave CFL bound da/sqrt(g h_max) from h0 at kCflSamples of the N + 2 grid points: an upper
+/// bound of the true one (a sampled maximum is at most the maximum), so a dt above it is refused
+/// before the grid (O(N) evaluations of h0) is built.
+void preCheckStability(const slosh::Config& c, double dt) {
+  const std::size_t n = static_cast<std::size_t>(c.par.points) + 1;  // labels 0..n
+  const double da = c.par.length / static_cast<double>(n);
+  double hmax = 0.0;
+  for (std::size_t k = 0; k < kCflSamples; ++k) {
+    const std::size_t i = k * n / (kCflSamples - 1);
+    hmax = std::max(hmax, c.depth(static_cast<double>(i) * da, c.par.length));
+  }
+  const double bound = da / std::sqrt(c.par.gravity * hmax);
+  if (hmax > 0.0 && dt > bound)
+    throw ConfigurationError("slosh: time.dt = " + num(dt) + " s exceeds the Stormer-Verlet stability "
+                             "bound: wave CFL da/sqrt(g h_max) <= " + num(bound) + " s for N = " +
+                             std::to_string(c.par.points) + " (h0 sampled at " +
+                             std::to_string(kCflSamples) + " grid points before building the grid)");
+}
+
 std::string stabilityReport(const slosh::Config& c, double dt) {
+  preCheckStability(c, dt);
   const slosh::Discretization d(c.par, c.depth, dt);
   const double bound = d.stabilityBound();
   std::ostringstream o;
@@ -182,6 +211,7 @@ std::string frequencyTable(const slosh::Config& c, double dt) {
 
 run::Driver sloshDriver() {
   run::Driver drv;
+  drv.initialKeys = {"vehicle", "fluid.depth"};
   drv.model = "slosh";
   drv.description =
       "shallow-water sloshing in a spring-restrained vehicle (particle paths, Stormer-Verlet, DMDA)";

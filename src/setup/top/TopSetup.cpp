@@ -32,9 +32,9 @@ void addTopKeys(io::Schema& s) {
   i.real("shift", "lift: s in q = 4/|p|^2 A(p)^T Pi + s p (the R-symmetry)").def(0.0);
   i.real("q1", "lift: choose s so that q1 = Re chi1 takes this value (instead of shift)");
   io::Section& n = r.map("newton", "Newton on the implicit midpoint equations");
-  n.real("atol", "stop when |F| <= atol").def(1e-14).positive();
+  n.real("atol", "stop when |F| <= atol (that last Newton update is still applied)").def(1e-14).positive();
   n.real("stol", "... or when the update |dx| <= stol (1 + |x|)").def(1e-15).nonnegative();
-  n.integer("max_iterations", "iterations before the step fails (exit 1)").def(50).min(1);
+  n.integer("max_iterations", "iterations before the step fails (exit 1); a stall at round-off (update <= 1e-13 (1 + |x|), no longer shrinking) is accepted instead").def(50).min(1);
   io::Section& ref = r.map("reference", "DOP853 reference solution and the 'error' column");
   ref.boolean("enabled", "advance a DOP853 solution alongside and log |(Pi, Gamma) - ref|")
       .def(false);
@@ -107,6 +107,7 @@ TopConfig readTopConfig(const io::Deck& deck) {
 
 run::Driver topDriver() {
   run::Driver d;
+  d.initialKeys = {"initial"};
   d.model = "top";
   d.description = "heavy top: collective Lie–Poisson integrator and three comparison schemes "
                   "(Ohsawa 2019)";
