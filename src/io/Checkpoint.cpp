@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
 #include "core/Error.hpp"
 #include "core/Hash.hpp"
@@ -141,6 +142,7 @@ CheckpointStore::CheckpointStore(MPI_Comm comm, std::string directory, int keep)
 
 std::string CheckpointStore::write(const State& s, const std::string& model, double dt,
                                    std::uint64_t deckHash) {
+  ScopedEvent ev(Phase::Checkpoint);
   h5::silenceErrors();
   const bool root = rankOf(comm_) == 0;
   if (root) fs::create_directories(dir_);
@@ -227,6 +229,7 @@ std::vector<std::string> CheckpointStore::list() const {
 }
 
 CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const std::string& model) const {
+  ScopedEvent ev(Phase::Checkpoint);
   h5::silenceErrors();
   CheckpointInfo info;
   info.path = path;

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/Error.hpp"
+#include "core/LogEvents.hpp"
 #include "io/Hdf5.hpp"
 
 namespace kirchhoff::io {
@@ -124,6 +125,7 @@ void InvariantLog::append(std::int64_t step, double time, const std::vector<doub
 }
 
 void InvariantLog::flush() {
+  ScopedEvent ev(Phase::InvariantLog);
   if (steps_.empty() || path_.empty()) return;
   h5::Handle f(h5::check(H5Fopen(path_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + path_));
   h5::Handle g(h5::check(H5Gopen2(f, "invariants", H5P_DEFAULT), "no /invariants in " + path_));

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/Error.hpp"
+#include "core/LogEvents.hpp"
 #include "io/Hdf5.hpp"
 
 namespace kirchhoff::io {
@@ -112,6 +113,7 @@ SnapshotWriter::SnapshotWriter(std::string h5path, std::string xmfPath, std::int
 }
 
 void SnapshotWriter::write(std::int64_t step, double time, const Snapshot& snap) {
+  ScopedEvent ev(Phase::Snapshot);
   h5::Handle f(h5::check(H5Fopen(h5_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + h5_));
   const std::string gname = groupName(step);
   if (H5Lexists(f, gname.c_str(), H5P_DEFAULT) > 0) H5Ldelete(f, gname.c_str(), H5P_DEFAULT);

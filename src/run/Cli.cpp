@@ -54,6 +54,12 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
     else if (s == "--case") o.caseIndex = parseIndex(s, "a case index", value(i, s));
     else if (s == "--max-wall") o.maxWall = parseSeconds(value(i, s));
     else if (s == "--overwrite") o.overwrite = true;
+    else if (s == "--set" || s.rfind("--set=", 0) == 0) {
+      const std::string kv = s == "--set" ? value(i, s) : s.substr(6);
+      if (kv.find('=') == std::string::npos || kv[0] == '=')
+        throw UsageError("--set needs KEY=VALUE (e.g. --set time.dt=0.05), got '" + kv + "'");
+      o.sets.push_back(kv);
+    }
     else if (s == "--restart") {
       o.restart = true;
       if (i + 1 < a.size() && endsWith(a[i + 1], ".h5")) o.restartCheckpoint = a[++i];
@@ -83,16 +89,21 @@ std::string usage(const std::string& model,
                   const std::vector<std::pair<std::string, std::string>>& tools) {
   std::string u =
       "usage: kirchhoff-" + model +
-      " DECK.yaml [-o OUTDIR] [--restart [CHECKPOINT.h5]] [--steps N] [--max-wall S]\n"
-      "       [--case N] [--overwrite] [PETSc options]\n"
+      " DECK.yaml [-o OUTDIR] [--set KEY=VALUE]... [--restart [CHECKPOINT.h5]] [--steps N]\n"
+      "       [--max-wall S] [--case N] [--overwrite] [PETSc options]\n"
       "       kirchhoff-" + model + " --deck-reference | --version | --help\n\n"
       "  -o OUTDIR            output folder (default out/<deck name>)\n"
+      "  --set KEY=VALUE      override a deck value, checked as in the file (repeatable), e.g.\n"
+      "                       --set time.dt=0.05 --set bodies[0].density=2 --set rayleigh.scheme.method=heun\n"
       "  --restart [FILE]     continue from FILE or the newest valid checkpoint in OUTDIR\n"
       "  --steps N            end at step index N (absolute: a restart continues to N)\n"
       "  --max-wall S         wall-clock budget in seconds: checkpoint and exit 75 before it ends\n"
       "  --case N             run only case N of the deck's sweep, into OUTDIR/case<NNN> (job arrays)\n"
       "  --overwrite          start afresh in an OUTDIR that holds checkpoints (deletes them)\n"
-      "  --deck-reference     print every deck key (type, default, range, meaning)\n";
+      "  --deck-reference     print every deck key (type, default, range, meaning)\n"
+      "  --version            versions of the code, PETSc, HDF5, MPI, Eigen, yaml-cpp; build options\n"
+      "  -help                PETSc's help: every PETSc and kirchhoff option (-del_*, -panel_*) with\n"
+      "                       its default (add a deck and --steps 0 to list the solver's options)\n";
   for (const auto& t : tools) u += "  " + t.first + std::string(t.first.size() < 20 ? 21 - t.first.size() : 1, ' ') + t.second + "\n";
   u += "\nexit codes: 0 finished, 1 numerical failure (last checkpoint kept), 64 usage error,\n"
        "            65 bad deck or unreadable checkpoint, 75 stopped early after a checkpoint (requeue)\n";

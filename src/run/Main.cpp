@@ -10,12 +10,13 @@
 #include <sstream>
 
 #include "core/Mpi.hpp"
-#include "core/Version.hpp"
+#include "io/DeckOverrides.hpp"
 #include "io/RunConfig.hpp"
 #include "run/Cli.hpp"
 #include "run/Signals.hpp"
 #include "run/Simulation.hpp"
 #include "run/Sweep.hpp"
+#include "run/VersionReport.hpp"
 
 namespace kirchhoff::run {
 
@@ -93,7 +94,10 @@ void reportUnusedOptions() {
 
 int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
   const io::Schema schema = driverSchema(driver);
-  const io::Deck deck(readDeckText(cli.deck), cli.deck, schema);
+  std::vector<std::string> notes;
+  const io::Deck deck = io::applyOverrides(io::Deck(readDeckText(cli.deck), cli.deck, schema), cli.sets, notes);
+  for (const auto& n : notes)
+    if (worldRank() == 0) std::fprintf(stderr, "note: %s\n", n.c_str());
   insertPetscOptions(deck, cli.petscArgs);
   if (!cli.tool.empty()) {
     for (const auto& t : driver.tools)
@@ -107,6 +111,7 @@ int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
   o.maxWall = cli.maxWall;
   o.startTime = startTime;
   o.overwrite = cli.overwrite;
+  for (const auto& s : cli.sets) o.overrides += (o.overrides.empty() ? "" : "\n") + s;
   const auto cases = io::sweepCases(deck);
   const bool sweep = !(cases.size() == 1 && cases.front().name.empty());
   if (cli.caseIndex >= 0) {  // one case of a sweep (a job-array task), as if it were the whole deck
@@ -148,7 +153,7 @@ int main(int argc, char** argv, const Driver& driver) {
     if (worldRank() == 0) {
       if (cli.help) std::printf("kirchhoff-%s: %s\n\n%s", driver.model.c_str(), driver.description.c_str(),
                                 usage(driver.model, toolHelp).c_str());
-      if (cli.version) std::printf("kirchhoff-%s %s (git %s)\n", driver.model.c_str(), kCodeVersion, kGitSha);
+      if (cli.version) std::printf("%s", versionReport(driver.model).c_str());
       if (cli.deckReference) std::printf("%s", driverSchema(driver).markdown().c_str());
     }
     MPI_Finalize();

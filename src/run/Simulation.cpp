@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
 #include "core/Version.hpp"
 #include "io/Checkpoint.hpp"
@@ -18,6 +19,7 @@
 #include "io/RunConfig.hpp"
 #include "io/SnapshotWriter.hpp"
 #include "run/Progress.hpp"
+#include "run/RunSummary.hpp"
 #include "run/Signals.hpp"
 
 namespace kirchhoff::run {
@@ -72,13 +74,17 @@ std::string allPetscOptions() {
 class Loop {
  public:
   Loop(MPI_Comm comm, const Driver& d, const io::Deck& deck, const RunOptions& o)
-      : comm_(comm), driver_(d), deck_(deck), opt_(o) {
+      : comm_(comm), driver_(d), deck_(deck), opt_(o), wall0_(MPI_Wtime()) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
   }
 
   RunResult run() {
-    setUp();
+    {
+      ScopedStage stage(Stage::SetUp);
+      setUp();
+    }
+    ScopedStage stage(Stage::TimeSteps);
     while (state_.step < finalStep_) {
       if (const std::string why = stopReason(); !why.empty()) return stopEarly(why);
       if (auto r = advance()) return *r;
@@ -100,6 +106,37 @@ class Loop {
   }
   const State& state() const { return state_; }
 
+  /// OUTDIR/summary.json on rank 0, after any end of the run (a warning if it cannot be written).
+  void writeSummary(const RunResult& r) {
+    if (rank_ != 0) return;
+    RunSummary s;
+    s.model = driver_.model;
+    s.deckFile = deck_.file();
+    char hash[20];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(deck_.hash()));
+    s.deckHash = hash;
+    s.gitSha = kGitSha;
+    s.codeVersion = kCodeVersion;
+    s.overrides = opt_.overrides;
+    s.outdir = opt_.outdir;
+    s.ranks = size_;
+    s.firstStep = firstStep_ < 0 ? r.step : firstStep_;
+    s.lastStep = r.step;
+    s.finalStep = finalStep_;
+    s.time = r.time;
+    s.dt = cfg_.dt;
+    s.wallSeconds = MPI_Wtime() - wall0_;
+    s.exitStatus = r.exitCode;
+    s.message = r.message;
+    try {
+      if (log_) log_->flush();
+      if (model_) s.maxRelativeChange = maxRelativeChanges(opt_.outdir + "/invariants.h5", model_->conservedInvariants());
+      if (fs::is_directory(opt_.outdir)) writeSummaryFile(opt_.outdir + "/summary.json", s);
+    } catch (const std::exception& e) {
+      warn(std::string("no summary.json: ") + e.what());
+    }
+  }
+
  private:
   // --- set-up ------------------------------------------------------------------------------
   void setUp() {
@@ -116,6 +153,7 @@ class Loop {
     prepareOutdir();
     if (opt_.restart) restartFromCheckpoint();
     else freshStart();
+    firstStep_ = state_.step;
     say("kirchhoff-" + driver_.model + " " + kCodeVersion + " (" + kGitSha + "), " +
         std::to_string(size_) + " rank(s): " + deck_.file() + " -> " + opt_.outdir + ", steps " +
         std::to_string(state_.step) + ".." + std::to_string(finalStep_) + ", dt " + num(cfg_.dt));
@@ -164,7 +202,8 @@ class Loop {
     if (rank_ == 0) {
       std::map<std::string, std::string> attrs = {
           {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
-          {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", allPetscOptions()}};
+          {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", allPetscOptions()},
+          {"overrides", opt_.overrides}};
       log_.emplace(io::InvariantLog::create(opt_.outdir + "/invariants.h5", names_, attrs, size_,
                                             cfg_.flushInterval));
       log_->append(state_.step, state_.time, inv);
@@ -387,6 +426,8 @@ class Loop {
   std::string lastCheckpointPath_;
   double stepSeconds_ = 0.0, checkpointSeconds_ = 0.0;
   Progress progress_;
+  double wall0_ = 0.0;
+  std::int64_t firstStep_ = -1;
 };
 
 }  // namespace
@@ -405,6 +446,7 @@ RunResult runSimulation(MPI_Comm comm, const Driver& driver, const io::Deck& dec
     r.exitCode = kExitNumerical;
     r.message = std::string("internal error: ") + e.what();
   }
+  loop.writeSummary(r);
   if (!r.message.empty()) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);

@@ -21,6 +21,7 @@ struct RunOptions {
   double startTime = 0.0;   ///< MPI_Wtime() at program start (the wall-clock budget counts from it)
   bool overwrite = false;
   std::string label;        ///< prefix of messages ("case003: ") in sweeps
+  std::string overrides;    ///< the --set arguments, one per line (log attribute "overrides")
 };
 
 struct RunResult {
