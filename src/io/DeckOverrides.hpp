@@ -1,4 +1,4 @@
-// `--set key=value` on the command line (docs/running.md, "Options"): one deck value replaced,
+// `--set key=value` on the command line (docs/running.md, "Running a driver"): one deck value replaced,
 // checked like the file's (type, range, choices, "did you mean"); a changed variant drops the keys
 // that only applied to the old choice and names the keys the new one needs.
 #pragma once

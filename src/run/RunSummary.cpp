@@ -95,8 +95,9 @@ std::string toJson(const RunSummary& s) {
     << "  \"message\": " << jsonString(s.message) << ",\n"
     << "  \"max_relative_change\": {";
   for (std::size_t i = 0; i < s.maxRelativeChange.size(); ++i)
-    o << (i ? ", " : "") << jsonString(s.maxRelativeChange[i].first) << ": " << number(s.maxRelativeChange[i].second);
-  o << "}\n}\n";
+    o << (i ? "," : "") << "\n    " << jsonString(s.maxRelativeChange[i].first) << ": "
+      << number(s.maxRelativeChange[i].second);
+  o << (s.maxRelativeChange.empty() ? "}\n}\n" : "\n  }\n}\n");
   return o.str();
 }
 

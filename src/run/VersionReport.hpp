@@ -1,4 +1,4 @@
-// The text of --version (docs/running.md, "Options"): code version and git revision, the
+// The text of --version (docs/running.md, "Running a driver"): code version and git revision, the
 // versions of PETSc, HDF5, MPI, Eigen and yaml-cpp this driver runs with, and the build options.
 #pragma once
 
