@@ -79,8 +79,12 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
       throw UsageError("unexpected argument '" + s + "' (one deck only)");
     }
   }
-  if (!o.help && !o.version && !o.deckReference && o.deck.empty())
+  if (!o.help && !o.version && !o.deckReference && o.deck.empty()) {
+    if (std::find(o.petscArgs.begin(), o.petscArgs.end(), "-help") != o.petscArgs.end())
+      throw UsageError("-help lists the PETSc and kirchhoff options of the solvers a deck builds: "
+                       "give a deck (-h or --help for the command line)");
     throw UsageError("no deck given");
+  }
   if (o.restart && o.overwrite) throw UsageError("--restart and --overwrite exclude each other");
   return o;
 }
@@ -102,8 +106,8 @@ std::string usage(const std::string& model,
       "  --overwrite          start afresh in an OUTDIR that holds checkpoints (deletes them)\n"
       "  --deck-reference     print every deck key (type, default, range, meaning)\n"
       "  --version            versions of the code, PETSc, HDF5, MPI, Eigen, yaml-cpp; build options\n"
-      "  -help                PETSc's help: every PETSc and kirchhoff option (-del_*, -panel_*) with\n"
-      "                       its default (add a deck and --steps 0 to list the solver's options)\n";
+      "  DECK -help           PETSc's help: every PETSc and kirchhoff option (-del_*, -panel_*) of the\n"
+      "                       solvers the deck builds, with its default; nothing is run\n";
   for (const auto& t : tools) u += "  " + t.first + std::string(t.first.size() < 20 ? 21 - t.first.size() : 1, ' ') + t.second + "\n";
   u += "\nexit codes: 0 finished, 1 numerical failure (last checkpoint kept), 64 usage error,\n"
        "            65 bad deck or unreadable checkpoint, 75 stopped early after a checkpoint (requeue)\n";

@@ -58,6 +58,13 @@ std::string readDeckText(const std::string& file) {
   return text;
 }
 
+/// PETSc's -help: the options are listed as the solvers are built; nothing is run or written.
+bool helpRequested() {
+  PetscBool help = PETSC_FALSE;
+  PetscOptionsHasHelp(nullptr, &help);
+  return help == PETSC_TRUE;
+}
+
 /// Deck options first, then the command line again, so the command line wins.
 void insertPetscOptions(const io::Deck& deck, const std::vector<std::string>& cli) {
   const std::string d = deck.petscOptions();
@@ -114,6 +121,10 @@ int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
   for (const auto& s : cli.sets) o.overrides += (o.overrides.empty() ? "" : "\n") + s;
   const auto cases = io::sweepCases(deck);
   const bool sweep = !(cases.size() == 1 && cases.front().name.empty());
+  if (helpRequested()) {  // build the model so that its solvers list their options, then stop
+    driver.make(cases.front().deck, PETSC_COMM_WORLD);
+    return kExitOk;
+  }
   if (cli.caseIndex >= 0) {  // one case of a sweep (a job-array task), as if it were the whole deck
     const std::string flag = "--case " + std::to_string(cli.caseIndex) + ": ";
     if (!sweep) throw UsageError(flag + cli.deck + " has no sweep: section");

@@ -28,11 +28,17 @@ for f in integrators/DelSolver.cpp:del_ fluid/PanelFluid.cpp:panel_; do
 done
 [ ${#options[@]} -ge 7 ] || fail "found only ${#options[@]} options in the sources: ${options[*]}"
 expect_exit 0 "$BIN/$DRIVER" deck.yaml -o help -help
+[ ! -e help ] || fail "-help must not run the deck or write its output folder"
 for o in "${options[@]}"; do
   grep -qE -- "^ *$o <now [^ ]+ : formerly [^ ]+>" last.out || { grep -- "$o" last.out >&2 || true; fail "-help does not list $o with its default"; }
 done
 grep -qF -- "-del_jacobian <now lagged : formerly lagged>" last.out || fail "-del_jacobian default (lagged) not shown"
 grep -qF -- "-panel_direct_max <now 2048" last.out || fail "-panel_direct_max default (2048) not shown"
+# Values given with -help show as "now"; without a deck, -help says what it needs.
+expect_exit 0 "$BIN/$DRIVER" deck.yaml -help -del_jacobian_lag 7
+expect_output "-del_jacobian_lag <now 7 : formerly 10>"
+expect_exit 64 "$BIN/$DRIVER" -help
+expect_output "-help lists the PETSc and kirchhoff options of the solvers a deck builds: give a deck"
 # A bad value of each: exit 65, one line naming the option and the reason.
 declare -A bad=(
   [-del_jacobian]="foo|Unknown option foo for -del_jacobian. Available options: fd approximate lagged"
