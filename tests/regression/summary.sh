@@ -99,6 +99,14 @@ for k in ("energy", "impulse_x", "angular_impulse"):
     assert a["max_relative_change"][k] == max(c["max_relative_change"][k] for c in cases), k
 print("sweep summary OK")
 PY
+# jobscripts/status on the sweep as a job array would leave it (each case's slurm/ bookkeeping):
+# one summary line per case and the sweep summary, written afresh.
+for i in 0 1 2; do c=$(printf sweep/case%03d $i); mkdir -p $c/slurm; echo "finished at step 20" > $c/slurm/state; : > $c/slurm/jobs.tsv; done
+rm sweep/summary.json
+expect_exit 0 bash "$SRC/jobscripts/status" sweep
+expect_output "summary:    $PWD/sweep/case001/summary.json (finished, exit 0, steps 0..20,"
+expect_output "== sweep summary: $PWD/sweep/summary.json (3 cases: 3 finished; exit 0)"
+[ -s sweep/summary.json ] || fail "status did not write the sweep summary"
 expect_exit 66 "$SRC/jobscripts/summarize" nowhere
 expect_output "summarize: no folder nowhere"
 echo "summary OK"
