@@ -4,6 +4,7 @@
 
 #include <petscsys.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -130,7 +131,13 @@ class Loop {
     s.message = r.message;
     try {
       if (log_) log_->flush();
-      if (model_) s.maxRelativeChange = maxRelativeChanges(opt_.outdir + "/invariants.h5", model_->conservedInvariants());
+      if (model_) {  // the conserved columns, in the log's order
+        const auto conserved = model_->conservedInvariants();
+        std::vector<std::string> cols;
+        for (const auto& n : names_)
+          if (std::find(conserved.begin(), conserved.end(), n) != conserved.end()) cols.push_back(n);
+        s.maxRelativeChange = maxRelativeChanges(opt_.outdir + "/invariants.h5", cols);
+      }
       if (fs::is_directory(opt_.outdir)) writeSummaryFile(opt_.outdir + "/summary.json", s);
     } catch (const std::exception& e) {
       warn(std::string("no summary.json: ") + e.what());
