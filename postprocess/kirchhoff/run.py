@@ -42,7 +42,7 @@ def _file_kind(f):
         return "flow_field"
     if _checkpoint.is_checkpoint(f):
         return "checkpoint"
-    if _snapshots.group_names(f) or len(f) == 0:
+    if _h5.text(f.attrs.get("format", "")).startswith("kirchhoff-snapshots-") or _snapshots.group_names(f) or len(f) == 0:
         return "snapshots"
     return None
 

@@ -1,8 +1,11 @@
-"""Trajectory snapshots OUTDIR/snapshots.h5 (docs/output.md): one group /step_NNNNNNNNNN per
-snapshot (attributes step, time, meshes), in it one group per mesh (bodies, centres, vortices,
-surface, pendulum, chain, momentum_direction) with `coordinates` (interleaved, dim per point), an
-XDMF Mixed `topology` and one dataset per point attribute listed in the mesh attribute
-`attributes`."""
+"""Trajectory snapshots OUTDIR/snapshots.h5 (docs/output.md "Snapshots").
+
+Format kirchhoff-snapshots-2 (root attribute `format`): /step, /time, /end_of_run (one row per
+frame) and per mesh (bodies, centres, vortices, surface, pendulum, chain, momentum_direction) a
+group with `coordinates` (T, n, dim), an XDMF Mixed `topology` (written once), one (T, n)
+dataset per point attribute (mesh attribute `attributes`), one (T, n, dim) dataset per vector
+(`vectors`, e.g. velocity) and optionally `cell_names`. Older files (kirchhoff 0.1): one group
+/step_NNNNNNNNNN per snapshot with the same datasets for that frame alone; both are read."""
 import numpy as np
 
 from . import _h5, fallback, meta
@@ -15,9 +18,10 @@ class Mesh:
     """One mesh of one snapshot: points (n, dim), cells (point counts per polygon / polyline; one
     per point for a point set), attributes (name -> Series, one value per point)."""
 
-    def __init__(self, name, topology, points, cells, attributes):
+    def __init__(self, name, topology, points, cells, attributes, cell_names=None):
         self.name, self.topology, self.points, self.cells, self.attributes = (
             name, topology, points, cells, attributes)
+        self.cell_names = list(cell_names or [])
 
     def split(self):
         """The points grouped by cell: a list of (k, dim) arrays (one per body outline, ...)."""
@@ -133,7 +137,45 @@ class Snapshots:
         return f"Snapshots({self.path!r}, {len(self)} frames, meshes {self.mesh_names})"
 
 
+def _read_v2(f, path):
+    """Format 2: stacked per-mesh datasets; frames share the arrays (views, no copies)."""
+    where = path
+    steps = np.asarray(_h5.dataset(f, "step", where)).astype(np.int64).reshape(-1)
+    times = np.asarray(_h5.dataset(f, "time", where), dtype=float).reshape(-1)
+    T = min(len(steps), len(times))
+    meshes = {}
+    for name in [m for m in _h5.text(f.attrs.get("meshes", "")).split(",") if m]:
+        if name not in f:
+            continue
+        mg = f[name]
+        a = _h5.attributes(mg)
+        w = f"{path}:/{name}"
+        dim = int(a.get("dim", 2))
+        coords = np.asarray(_h5.dataset(mg, "coordinates", w), dtype=float)
+        topo = TOPOLOGY.get(int(a.get("topology", 0)), "points")
+        cells = cell_sizes(_h5.dataset(mg, "topology", w), coords.shape[1] if coords.ndim > 1 else 0)
+        series = {}
+        for an in [x for x in _h5.text(a.get("attributes", "")).split(",") if x] + \
+                [x for x in _h5.text(a.get("vectors", "")).split(",") if x]:
+            if an in mg:
+                series[an] = (np.asarray(mg[an][()]), _h5.attributes(mg[an]))
+        names = [_h5.text(v) for v in mg["cell_names"][()]] if "cell_names" in mg else []
+        T = min([T, coords.shape[0]] + [v.shape[0] for v, _ in series.values()])
+        meshes[name] = (dim, coords, topo, cells, series, names)
+    frames = []
+    for k in range(T):
+        fm = {}
+        for name, (dim, coords, topo, cells, series, names) in meshes.items():
+            attrs = {an: meta.series(an, v[k], at, fallback.SNAPSHOT.get(an, ("", "diagnostic", "")))
+                     for an, (v, at) in series.items()}
+            fm[name] = Mesh(name, topo, coords[k].reshape(-1, dim), cells, attrs, names)
+        frames.append(Frame(f"frame {k}", int(steps[k]), float(times[k]), fm))
+    return Snapshots(path, frames)
+
+
 def read(f, path):
+    if _h5.text(f.attrs.get("format", "")).startswith("kirchhoff-snapshots-"):
+        return _read_v2(f, path)
     names = group_names(f)
     if not names:
         other = [k for k in f]

@@ -18,6 +18,10 @@ struct SnapshotMesh {
   std::vector<int> cellSizes;       ///< points per cell (Polyline / Polygon); empty for Points
   /// Per-point attributes (name, one value per point).
   std::vector<std::pair<std::string, std::vector<double>>> attributes;
+  /// Per-point vectors (name, dim values per point, interleaved), e.g. velocities.
+  std::vector<std::pair<std::string, std::vector<double>>> vectors;
+  /// Optional names of the cells (e.g. the deck's body names), one per cell.
+  std::vector<std::string> cellNames;
 
   int pointCount() const { return static_cast<int>(coordinates.size()) / dim; }
 };

@@ -7,10 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "fluid/BoundaryFluid.hpp"
 #include "fluid/Polygon.hpp"
 #include "lie/SE2.hpp"
 
 namespace kirchhoff::fluid {
+
+/// The table of a fluid after setConfiguration (any discretization), entries with 17 significant
+/// digits. Collective only through nothing: the fluid holds the replicated A(g).
+std::string addedMassReport(const BoundaryFluid& fluid, const std::vector<double>& bodyDensity);
 
 /// Solves the panel problem for `bodies` at `poses` (densities `bodyDensity`, fluid density
 /// `rho`, PETSc options with `prefix`) and returns a table: per body shape, edges, area, polar

@@ -110,13 +110,51 @@ Polygon polygon(const std::vector<Vec2>& vertices, bool smooth) {
   return makePolygon(vertices, "polygon", smooth);
 }
 
+Polygon curveOutline(const SmoothCurve& curve, int edges) {
+  requireEdges(curve.kind, edges, 3);
+  std::vector<Vec2> v(edges);
+  for (int k = 0; k < edges; ++k) v[k] = curve.point(2.0 * kPi * k / edges);
+  const Vec2 c = centroid(v);
+  Polygon p = makePolygon(v, curve.kind, true);
+  for (auto& x : p.vertices) x += c;  // back to the curve's frame
+  p.area = curve.area;
+  p.polarMoment = curve.polarMoment;
+  if (curve.kind == "circle") {
+    p.hasExactAddedMass = true;
+    p.exactAddedMass[1] = p.exactAddedMass[2] = kPi * curve.radius * curve.radius;
+  } else if (curve.kind == "ellipse") {
+    p.hasExactAddedMass = true;
+    const double d = curve.a * curve.a - curve.b * curve.b;
+    p.exactAddedMass[0] = kPi * d * d / 8.0;
+    p.exactAddedMass[1] = kPi * curve.b * curve.b;
+    p.exactAddedMass[2] = kPi * curve.a * curve.a;
+  }
+  return p;
+}
+
+bool isSmoothAnalytic(const ShapeSpec& spec) {
+  return spec.kind == "circle" || spec.kind == "ellipse" || spec.kind == "star";
+}
+
+SmoothCurve makeCurve(const ShapeSpec& spec) {
+  if (spec.kind == "circle") return circleCurve(spec.radius);
+  if (spec.kind == "ellipse") return ellipseCurve(spec.a, spec.b);
+  if (spec.kind == "star") return starCurve(spec.radius, spec.cosCoeffs, spec.sinCoeffs);
+  throw ConfigurationError("body shape '" + spec.kind + "' is not a smooth analytic curve (circle, ellipse, star)");
+}
+
 Polygon makeShape(const ShapeSpec& spec) {
+  if (spec.kind == "star") {
+    Polygon p = curveOutline(makeCurve(spec), spec.edges);
+    // The panel body frame is the polygon's centroid.
+    return makePolygon(p.vertices, "star", true);
+  }
   if (spec.kind == "circle") return circle(spec.radius, spec.edges, spec.sampling);
   if (spec.kind == "ellipse") return ellipse(spec.a, spec.b, spec.edges, spec.sampling);
   if (spec.kind == "plate") return plate(spec.length, spec.thickness, spec.edges);
   if (spec.kind == "polygon") return polygon(spec.vertices, spec.smooth);
   throw ConfigurationError("body shape '" + spec.kind +
-                           "' is unknown (choices: circle, ellipse, plate, polygon)");
+                           "' is unknown (choices: circle, ellipse, star, plate, polygon)");
 }
 
 CurveSampling curveSampling(const std::string& name) {
@@ -125,6 +163,6 @@ CurveSampling curveSampling(const std::string& name) {
   throw ConfigurationError("curve sampling '" + name + "' is unknown (choices: tangent, inscribed)");
 }
 
-std::vector<std::string> shapeKinds() { return {"circle", "ellipse", "plate", "polygon"}; }
+std::vector<std::string> shapeKinds() { return {"circle", "ellipse", "star", "plate", "polygon"}; }
 
 }  // namespace kirchhoff::fluid

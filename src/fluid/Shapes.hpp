@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fluid/Polygon.hpp"
+#include "fluid/SmoothCurve.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -37,18 +38,29 @@ Polygon plate(double length, double thickness, int edges);
 /// centred. `smooth` = true only if the vertices sample a smooth curve (no true corners).
 Polygon polygon(const std::vector<Vec2>& vertices, bool smooth = false);
 
+/// The polygon through N points x(2 pi k / N) of a smooth curve, in the curve's body frame (origin at
+/// the curve's centroid, not the polygon's), with the curve's exact area and polar moment: the outline
+/// of a Nystrom body (masks, distance checks, snapshots). Closed-form added mass copied for circles
+/// and ellipses.
+Polygon curveOutline(const SmoothCurve& curve, int edges);
+
 /// A shape as a deck describes it (the setup code fills this from YAML).
 struct ShapeSpec {
-  std::string kind;        ///< "circle" | "ellipse" | "plate" | "polygon"
-  double radius = 1.0;     ///< circle
+  std::string kind;        ///< "circle" | "ellipse" | "star" | "plate" | "polygon"
+  double radius = 1.0;     ///< circle, star
+  std::vector<double> cosCoeffs, sinCoeffs;  ///< star: r(s) = R (1 + sum a_k cos ks + b_k sin ks)
   double a = 1.0, b = 1.0; ///< ellipse semi-axes (a along body x)
   double length = 1.0;     ///< plate
   double thickness = 0.1;  ///< plate
-  int edges = 64;          ///< circle, ellipse, plate
+  int edges = 64;          ///< circle, ellipse, star, plate (Nystrom: the node count)
   CurveSampling sampling = CurveSampling::Tangent;  ///< circle, ellipse
   std::vector<Vec2> vertices;  ///< polygon
   bool smooth = false;     ///< polygon: vertices sample a smooth curve
 };
+
+/// The analytic curve of a circle, ellipse or star spec (the Nystrom geometry); false for others.
+bool isSmoothAnalytic(const ShapeSpec& spec);
+SmoothCurve makeCurve(const ShapeSpec& spec);
 
 /// Builds the shape; throws ConfigurationError naming the kind and the bad value.
 Polygon makeShape(const ShapeSpec& spec);

@@ -12,11 +12,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
 #include "core/Error.hpp"
 #include "core/Hash.hpp"
+#include "core/LogEvents.hpp"
 #include "io/Hdf5.hpp"
+#include "io/SpaceHint.hpp"
 
 namespace kirchhoff::io {
 
@@ -113,6 +114,17 @@ std::string verifySeal(const std::string& path) {
   return "";
 }
 
+/// True on every rank if `error` is non-empty on any; `error` becomes the lowest such rank's.
+bool agreeOnError(MPI_Comm comm, std::string& error) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  int mine = error.empty() ? size : rankOf(comm), first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return false;
+  broadcast(comm, error, first);
+  return true;
+}
+
 std::string fileName(std::int64_t step) {
   char b[64];
   std::snprintf(b, sizeof b, "checkpoint_%010" PRId64 ".h5", step);
@@ -141,15 +153,57 @@ CheckpointStore::CheckpointStore(MPI_Comm comm, std::string directory, int keep)
     : comm_(comm), dir_(std::move(directory)), keep_(std::max(keep, 2)) {}
 
 std::string CheckpointStore::write(const State& s, const std::string& model, double dt,
-                                   std::uint64_t deckHash) {
+                                   std::uint64_t deckHash, const std::string& deckText) {
   ScopedEvent ev(Phase::Checkpoint);
   h5::silenceErrors();
   const bool root = rankOf(comm_) == 0;
-  if (root) fs::create_directories(dir_);
-  MPI_Barrier(comm_);
+  std::string error;
+  if (root) {
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    if (ec) error = "cannot create " + dir_ + ": " + ec.message();
+  }
+  broadcast(comm_, error);
+  if (!error.empty()) throw CheckpointError(error);
   const std::string final = dir_ + "/" + fileName(s.step);
   const std::string tmp = dir_ + "/." + fileName(s.step) + ".tmp";
   const std::uint64_t hash = stateHash(s, comm_);
+  try {
+    writeFile(tmp, s, model, dt, deckHash, deckText, hash);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (agreeOnError(comm_, error)) {
+    if (root) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+    }
+    throw CheckpointError("cannot write checkpoint " + final + ": " + error + spaceHint(dir_));
+  }
+  // rank 0's seal/rename failure, made known to every rank (no hang)
+  if (root) {
+    try {
+      seal(tmp);
+      fsyncPath(tmp);
+      fs::rename(tmp, final);
+      fsyncPath(dir_);
+      auto files = list();
+      for (std::size_t i = static_cast<std::size_t>(keep_); i < files.size(); ++i) fs::remove(files[i]);
+    } catch (const std::exception& e) {
+      error = std::string("cannot finish checkpoint ") + final + ": " + e.what() + spaceHint(dir_);
+      std::error_code ec;
+      fs::remove(tmp, ec);
+    }
+  }
+  broadcast(comm_, error);
+  if (!error.empty()) throw CheckpointError(error);
+  return final;
+}
+
+void CheckpointStore::writeFile(const std::string& tmp, const State& s, const std::string& model,
+                                double dt, std::uint64_t deckHash, const std::string& deckText,
+                                std::uint64_t hash) const {
+  const bool root = rankOf(comm_) == 0;
   int size = 1;
   MPI_Comm_size(comm_, &size);
   {
@@ -192,25 +246,18 @@ std::string CheckpointStore::write(const State& s, const std::string& model, dou
       h5::checkStatus(H5Dwrite(d, H5T_NATIVE_DOUBLE, mem, space, dxpl,
                                count[0] > 0 ? fld.data.data() : &dummy), "write " + fld.name);
     }
+    if (!deckText.empty()) {
+      // The deck as a 1-D char dataset (an attribute is limited to 64 KiB); rank 0 writes it.
+      hsize_t dims[1] = {deckText.size()};
+      h5::Handle space(h5::check(H5Screate_simple(1, dims, nullptr), "deck space"));
+      h5::Handle d(h5::check(H5Dcreate2(f, "deck", H5T_NATIVE_CHAR, space, H5P_DEFAULT, H5P_DEFAULT,
+                                        H5P_DEFAULT), "create deck"));
+      h5::Handle mem(h5::check(H5Screate_simple(1, dims, nullptr), "deck memspace"));
+      if (!root) H5Sselect_none(space), H5Sselect_none(mem);
+      h5::checkStatus(H5Dwrite(d, H5T_NATIVE_CHAR, mem, space, dxpl, deckText.data()), "write deck");
+    }
     h5::checkStatus(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush " + tmp);
   }
-  MPI_Barrier(comm_);
-  std::string error;  // rank 0's seal/rename failure, made known to every rank (no hang)
-  if (root) {
-    try {
-      seal(tmp);
-      fsyncPath(tmp);
-      fs::rename(tmp, final);
-      fsyncPath(dir_);
-      auto files = list();
-      for (std::size_t i = static_cast<std::size_t>(keep_); i < files.size(); ++i) fs::remove(files[i]);
-    } catch (const std::exception& e) {
-      error = std::string("cannot finish checkpoint ") + final + ": " + e.what();
-    }
-  }
-  broadcast(comm_, error);
-  if (!error.empty()) throw CheckpointError(error);
-  return final;
 }
 
 std::vector<std::string> CheckpointStore::list() const {
@@ -248,6 +295,13 @@ CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const st
     info.dt = h5::readDoubleAttribute(f, "dt");
     info.deckHash = parseHex(h5::readStringAttribute(f, "deck_hash"));
     info.stateHash = parseHex(h5::readStringAttribute(f, "state_hash"));
+    if (H5Lexists(f, "deck", H5P_DEFAULT) > 0) {
+      h5::Handle d(h5::check(H5Dopen2(f, "deck", H5P_DEFAULT), "deck"));
+      info.deckText.resize(h5::length(d));
+      if (!info.deckText.empty())
+        h5::checkStatus(H5Dread(d, H5T_NATIVE_CHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, info.deckText.data()),
+                        "cannot read the deck");
+    }
     h5::Handle g(h5::check(H5Gopen2(f, "state", H5P_DEFAULT), "no /state group"));
     for (auto& fld : s.fields) {
       h5::Handle d(h5::check(H5Dopen2(g, fld.name.c_str(), H5P_DEFAULT), "missing state field " + fld.name));

@@ -21,6 +21,7 @@ struct CheckpointInfo {
   std::string model;
   std::uint64_t deckHash = 0;
   std::uint64_t stateHash = 0;
+  std::string deckText;  ///< the deck the checkpoint was written with ("" in older checkpoints)
 };
 
 /// Hash of every field value, its name and position, and of step and time. Independent of the
@@ -32,7 +33,11 @@ class CheckpointStore {
   CheckpointStore(MPI_Comm comm, std::string directory, int keep);
 
   /// Writes `s` as checkpoint_<step>.h5 (collective); keeps the `keep` newest. Returns the path.
-  std::string write(const State& s, const std::string& model, double dt, std::uint64_t deckHash);
+  /// `deckText` is stored (dataset /deck) so a restart can name the keys that changed. Any
+  /// rank's failure throws CheckpointError on every rank; the temporary file is removed and the
+  /// older checkpoints are untouched.
+  std::string write(const State& s, const std::string& model, double dt, std::uint64_t deckHash,
+                    const std::string& deckText = "");
   /// Reads the checkpoint at `path` into `s`, which must carry the model's field layout
   /// (names, sizes, distributed offsets) from Model::initialState. Throws CheckpointError.
   CheckpointInfo read(const std::string& path, State& s, const std::string& model) const;
@@ -45,6 +50,8 @@ class CheckpointStore {
   const std::string& directory() const { return dir_; }
 
  private:
+  void writeFile(const std::string& tmp, const State& s, const std::string& model, double dt,
+                 std::uint64_t deckHash, const std::string& deckText, std::uint64_t hash) const;
   MPI_Comm comm_;
   std::string dir_;
   int keep_;

@@ -45,6 +45,52 @@ void writeStringAttribute(hid_t obj, const std::string& name, const std::string&
 }
 
 namespace {
+hid_t textType() {
+  const hid_t type = check(H5Tcopy(H5T_C_S1), "string type");
+  checkStatus(H5Tset_size(type, H5T_VARIABLE), "string size");
+  checkStatus(H5Tset_cset(type, H5T_CSET_UTF8), "string character set");
+  return type;
+}
+}  // namespace
+
+void writeTextAttribute(hid_t obj, const std::string& name, const std::string& value) {
+  Handle type(textType());
+  Handle space(check(H5Screate(H5S_SCALAR), "scalar space"));
+  if (H5Aexists(obj, name.c_str()) > 0) H5Adelete(obj, name.c_str());
+  Handle attr(check(H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+                    "create attribute " + name));
+  const char* p = value.c_str();
+  checkStatus(H5Awrite(attr, type, &p), "write attribute " + name);
+}
+
+void writeTextDataset(hid_t loc, const std::string& name, const std::string& value) {
+  Handle type(textType());
+  Handle space(check(H5Screate(H5S_SCALAR), "scalar space"));
+  Handle d(check(H5Dcreate2(loc, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                 "create " + name));
+  const char* p = value.c_str();
+  checkStatus(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &p), "write " + name);
+}
+
+void writeTextList(hid_t loc, const std::string& name, const std::vector<std::string>& values) {
+  Handle type(textType());
+  hsize_t dims[1] = {values.size()};
+  Handle space(check(H5Screate_simple(1, dims, nullptr), "space " + name));
+  Handle d(check(H5Dcreate2(loc, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                 "create " + name));
+  std::vector<const char*> p;
+  for (const auto& v : values) p.push_back(v.c_str());
+  if (!p.empty()) checkStatus(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()), "write " + name);
+}
+
+void describe(hid_t obj, const std::string& units, const std::string& description,
+              const std::string& kind) {
+  writeTextAttribute(obj, "units", units);
+  writeTextAttribute(obj, "description", description);
+  writeTextAttribute(obj, "kind", kind);
+}
+
+namespace {
 template <class T>
 void writeScalarAttribute(hid_t obj, const std::string& name, hid_t type, T value) {
   Handle space(check(H5Screate(H5S_SCALAR), "scalar space"));
@@ -155,6 +201,54 @@ void writeInts(hid_t loc, const std::string& name, const std::vector<int>& v) {
   Handle d(check(H5Dcreate2(loc, name.c_str(), H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT,
                             H5P_DEFAULT), "create " + name));
   if (!v.empty()) checkStatus(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "write " + name);
+}
+
+hid_t createRows(hid_t loc, const std::string& name, hid_t type, const std::vector<hsize_t>& row,
+                 hsize_t chunkRows) {
+  std::vector<hsize_t> dims{0}, maxdims{H5S_UNLIMITED}, chunks{chunkRows < 1 ? 1 : chunkRows};
+  for (hsize_t r : row) dims.push_back(r), maxdims.push_back(r), chunks.push_back(r < 1 ? 1 : r);
+  const int rank = static_cast<int>(dims.size());
+  Handle space(check(H5Screate_simple(rank, dims.data(), maxdims.data()), "space " + name));
+  Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "plist"));
+  checkStatus(H5Pset_chunk(plist, rank, chunks.data()), "chunk " + name);
+  return check(H5Dcreate2(loc, name.c_str(), type, space, H5P_DEFAULT, plist, H5P_DEFAULT),
+               "create dataset " + name);
+}
+
+std::vector<hsize_t> shape(hid_t dset) {
+  Handle space(check(H5Dget_space(dset), "dataspace"));
+  const int rank = H5Sget_simple_extent_ndims(space);
+  if (rank < 0) throw Error("HDF5: dataspace rank", kExitData);
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  if (rank > 0) H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  return dims;
+}
+
+void appendRow(hid_t dset, hid_t type, const void* data) {
+  std::vector<hsize_t> dims = shape(dset);
+  if (dims.empty()) throw Error("HDF5: appendRow on a scalar dataset", kExitData);
+  std::vector<hsize_t> start(dims.size(), 0), count = dims;
+  start[0] = dims[0];
+  count[0] = 1;
+  dims[0] += 1;
+  checkStatus(H5Dset_extent(dset, dims.data()), "extend dataset");
+  Handle fspace(check(H5Dget_space(dset), "dataspace"));
+  checkStatus(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+              "select row");
+  Handle mspace(check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "memspace"));
+  checkStatus(H5Dwrite(dset, type, mspace, fspace, H5P_DEFAULT, data), "append row");
+}
+
+void setRows(hid_t dset, hsize_t n) {
+  std::vector<hsize_t> dims = shape(dset);
+  if (dims.empty()) throw Error("HDF5: setRows on a scalar dataset", kExitData);
+  dims[0] = n;
+  checkStatus(H5Dset_extent(dset, dims.data()), "resize dataset");
+}
+
+bool isInteger(hid_t dset) {
+  Handle type(check(H5Dget_type(dset), "dataset type"));
+  return H5Tget_class(type) == H5T_INTEGER;
 }
 
 }  // namespace kirchhoff::io::h5

@@ -43,7 +43,17 @@ void checkStatus(herr_t status, const std::string& what);
 /// Turns off HDF5's automatic error-stack printing (errors are reported by exceptions).
 void silenceErrors();
 
+/// Fixed-length string attribute (checkpoints); h5py returns it as bytes.
 void writeStringAttribute(hid_t obj, const std::string& name, const std::string& value);
+/// Variable-length UTF-8 string attribute: h5py returns it as str (logs, snapshots, flow fields).
+void writeTextAttribute(hid_t obj, const std::string& name, const std::string& value);
+/// Scalar / 1-D variable-length UTF-8 string datasets (long texts such as a deck; name lists).
+void writeTextDataset(hid_t loc, const std::string& name, const std::string& value);
+void writeTextList(hid_t loc, const std::string& name, const std::vector<std::string>& values);
+/// The self-description of a dataset for h5py users (docs/output.md): `units` ("1":
+/// dimensionless), `description` and `kind` (conserved, diagnostic, solver or coordinate).
+void describe(hid_t obj, const std::string& units, const std::string& description,
+              const std::string& kind);
 void writeInt64Attribute(hid_t obj, const std::string& name, std::int64_t value);
 void writeDoubleAttribute(hid_t obj, const std::string& name, double value);
 bool hasAttribute(hid_t obj, const std::string& name);
@@ -63,5 +73,16 @@ std::vector<std::int64_t> readInt64s(hid_t loc, const std::string& name);
 /// Writes a whole 1-D dataset of doubles (fixed size) in one call; rank-local (serial files).
 void writeDoubles(hid_t loc, const std::string& name, const std::vector<double>& v);
 void writeInts(hid_t loc, const std::string& name, const std::vector<int>& v);
+
+/// Extendible dataset of rows: shape (0, row...) growing along the first dimension, chunked by
+/// `chunkRows` rows. appendRow writes one row at the end; setRows cuts (or grows) to n rows.
+hid_t createRows(hid_t loc, const std::string& name, hid_t type, const std::vector<hsize_t>& row,
+                 hsize_t chunkRows);
+void appendRow(hid_t dset, hid_t type, const void* data);
+void setRows(hid_t dset, hsize_t n);
+/// Extent of every dimension of a dataset.
+std::vector<hsize_t> shape(hid_t dset);
+/// True if the dataset stores integers (older logs stored counts as float64).
+bool isInteger(hid_t dset);
 
 }  // namespace kirchhoff::io::h5

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 InvariantLog::InvariantLog(std::string path, std::vector<std::string> names, int flushInterval)
     : path_(std::move(path)), names_(std::move(names)), flushInterval_(flushInterval),
-      columns_(names_.size()) {}
+      columns_(names_.size()), ckColumns_(names_.size()) {}
 
 InvariantLog::InvariantLog(InvariantLog&&) noexcept = default;
 InvariantLog& InvariantLog::operator=(InvariantLog&&) noexcept = default;
@@ -31,28 +31,42 @@ InvariantLog::~InvariantLog() {
 
 InvariantLog InvariantLog::create(const std::string& path, const std::vector<std::string>& names,
                                   const std::map<std::string, std::string>& attributes,
-                                  std::int64_t nranks, int flushInterval) {
+                                  std::int64_t nranks, int flushInterval,
+                                  const std::vector<Quantity>& quantities) {
   h5::silenceErrors();
   const std::string tmp = path + ".tmp";
   {
     h5::Handle f(h5::check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
                            "cannot create " + tmp));
-    for (const auto& [k, v] : attributes) h5::writeStringAttribute(f, k, v);
+    for (const auto& [k, v] : attributes) h5::writeTextAttribute(f, k, v);
     h5::writeInt64Attribute(f, "nranks", nranks);
+    const auto model = attributes.find("model");
+    const std::string modelName = model == attributes.end() ? "" : model->second;
+    auto quantity = [&](std::size_t i, const std::string& n) {
+      return i < quantities.size() && quantities[i].name == n ? quantities[i] : logQuantity(modelName, n);
+    };
     h5::Handle g(h5::check(H5Gcreate2(f, "invariants", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                            "create /invariants"));
     h5::Handle s(h5::createExtendible(g, "step", H5T_NATIVE_INT64, 1024));
+    const Quantity qs = logQuantity(modelName, "step"), qt = logQuantity(modelName, "time");
+    h5::describe(s, qs.units, qs.description, qs.kind);
     h5::Handle t(h5::createExtendible(g, "time", H5T_NATIVE_DOUBLE, 1024));
+    h5::describe(t, qt.units, qt.description, qt.kind);
     std::string order;
-    for (const auto& n : names) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string& n = names[i];
       if (n == "step" || n == "time") throw Error("invariant name '" + n + "' is reserved", kExitNumerical);
-      h5::Handle d(h5::createExtendible(g, n, H5T_NATIVE_DOUBLE, 1024));
+      const Quantity q = quantity(i, n);
+      h5::Handle d(h5::createExtendible(g, n, q.integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, 1024));
+      h5::describe(d, q.units, q.description, q.kind);
       order += (order.empty() ? "" : ",") + n;
     }
-    h5::writeStringAttribute(g, "columns", order);
+    h5::writeTextAttribute(g, "columns", order);
   }
   fs::rename(tmp, path);
-  return InvariantLog(path, names, flushInterval);
+  InvariantLog log(path, names, flushInterval);
+  log.rebuildCopy();
+  return log;
 }
 
 namespace {
@@ -104,14 +118,36 @@ InvariantLog InvariantLog::reopen(const std::string& path, const std::vector<std
   if (!truncateLog(path, names, step, logInterval, &why)) {
     const std::string backup = path + ".ckpt";
     std::string whyBackup;
-    if (!fs::exists(backup)) throw CheckpointError("cannot continue the invariant log: " + why);
-    fs::copy_file(backup, path + ".tmp", fs::copy_options::overwrite_existing);
-    fs::rename(path + ".tmp", path);
-    if (!truncateLog(path, names, step, logInterval, &whyBackup))
-      throw CheckpointError("cannot continue the invariant log: " + why + "; its copy: " + whyBackup);
+    const std::string hint = " (to start a new log at the checkpoint's step: --restart [CHECKPOINT.h5] --new-log)";
+    if (!fs::exists(backup)) throw CheckpointError("cannot continue the invariant log: " + why + hint);
+    // The copy is cut on a temporary file: only a usable one replaces the damaged log.
+    const std::string tmp = path + ".tmp";
+    bool ok = false;
+    try {
+      fs::copy_file(backup, tmp, fs::copy_options::overwrite_existing);
+      ok = truncateLog(tmp, names, step, logInterval, &whyBackup);
+      if (ok) fs::rename(tmp, path);
+    } catch (...) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw;
+    }
+    if (!ok) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw CheckpointError("cannot continue the invariant log: " + why + "; its copy: " + whyBackup + hint);
+    }
     if (warning) *warning = "invariant log unusable (" + why + "); continued from " + backup;
   }
-  return InvariantLog(path, names, flushInterval);
+  InvariantLog log(path, names, flushInterval);
+  // The copy is cut to the same step; if that fails (a kill while it was being appended to), it
+  // is rebuilt from the log once, here.
+  std::string whyCopy;
+  if (!fs::exists(path + ".ckpt") || !truncateLog(path + ".ckpt", names, step, logInterval, &whyCopy))
+    log.rebuildCopy();
+  else
+    log.copyValid_ = true;
+  return log;
 }
 
 void InvariantLog::append(std::int64_t step, double time, const std::vector<double>& values) {
@@ -121,22 +157,43 @@ void InvariantLog::append(std::int64_t step, double time, const std::vector<doub
   steps_.push_back(step);
   times_.push_back(time);
   for (std::size_t i = 0; i < values.size(); ++i) columns_[i].push_back(values[i]);
+  ckSteps_.push_back(step);
+  ckTimes_.push_back(time);
+  for (std::size_t i = 0; i < values.size(); ++i) ckColumns_[i].push_back(values[i]);
   if (static_cast<int>(steps_.size()) >= flushInterval_) flush();
 }
+
+namespace {
+/// Appends rows to the columns of the log file at `path` and flushes it.
+void appendRows(const std::string& path, const std::vector<std::string>& names,
+                const std::vector<std::int64_t>& steps, const std::vector<double>& times,
+                const std::vector<std::vector<double>>& columns) {
+  h5::Handle f(h5::check(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + path));
+  h5::Handle g(h5::check(H5Gopen2(f, "invariants", H5P_DEFAULT), "no /invariants in " + path));
+  auto put = [&](const std::string& n, hid_t type, const void* data) {
+    h5::Handle d(h5::check(H5Dopen2(g, n.c_str(), H5P_DEFAULT), "column " + n));
+    h5::append(d, type, data, steps.size());
+  };
+  put("step", H5T_NATIVE_INT64, steps.data());
+  put("time", H5T_NATIVE_DOUBLE, times.data());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    h5::Handle d(h5::check(H5Dopen2(g, names[i].c_str(), H5P_DEFAULT), "column " + names[i]));
+    if (h5::isInteger(d)) {  // counts: exact small integers held as double by the models
+      std::vector<std::int64_t> v(columns[i].size());
+      for (std::size_t k = 0; k < v.size(); ++k) v[k] = static_cast<std::int64_t>(std::llround(columns[i][k]));
+      h5::append(d, H5T_NATIVE_INT64, v.data(), v.size());
+    } else {
+      h5::append(d, H5T_NATIVE_DOUBLE, columns[i].data(), columns[i].size());
+    }
+  }
+  h5::checkStatus(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush " + path);
+}
+}  // namespace
 
 void InvariantLog::flush() {
   ScopedEvent ev(Phase::InvariantLog);
   if (steps_.empty() || path_.empty()) return;
-  h5::Handle f(h5::check(H5Fopen(path_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + path_));
-  h5::Handle g(h5::check(H5Gopen2(f, "invariants", H5P_DEFAULT), "no /invariants in " + path_));
-  auto put = [&](const std::string& n, hid_t type, const void* data) {
-    h5::Handle d(h5::check(H5Dopen2(g, n.c_str(), H5P_DEFAULT), "column " + n));
-    h5::append(d, type, data, steps_.size());
-  };
-  put("step", H5T_NATIVE_INT64, steps_.data());
-  put("time", H5T_NATIVE_DOUBLE, times_.data());
-  for (std::size_t i = 0; i < names_.size(); ++i) put(names_[i], H5T_NATIVE_DOUBLE, columns_[i].data());
-  h5::checkStatus(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush " + path_);
+  appendRows(path_, names_, steps_, times_, columns_);
   steps_.clear();
   times_.clear();
   for (auto& c : columns_) c.clear();
@@ -160,9 +217,44 @@ double InvariantLog::firstValue(const std::string& name) const {
 
 void InvariantLog::snapshotForCheckpoint() {
   flush();
+  if (copyValid_ && !ckSteps_.empty()) {
+    try {
+      appendRows(path_ + ".ckpt", names_, ckSteps_, ckTimes_, ckColumns_);
+    } catch (const Error&) {
+      copyValid_ = false;  // e.g. deleted by hand: rebuilt below
+    }
+  }
+  if (!copyValid_) rebuildCopy();
+  ckSteps_.clear();
+  ckTimes_.clear();
+  for (auto& c : ckColumns_) c.clear();
+}
+
+void InvariantLog::rebuildCopy() {
+  flush();
   const std::string tmp = path_ + ".ckpt.tmp";
-  fs::copy_file(path_, tmp, fs::copy_options::overwrite_existing);
-  fs::rename(tmp, path_ + ".ckpt");
+  try {
+    fs::copy_file(path_, tmp, fs::copy_options::overwrite_existing);
+    fs::rename(tmp, path_ + ".ckpt");
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(tmp, ec);  // no temporary file left behind (a full disk)
+    throw;
+  }
+  copyValid_ = true;
+  ckSteps_.clear();
+  ckTimes_.clear();
+  for (auto& c : ckColumns_) c.clear();
+}
+
+void InvariantLog::recordRestartChanges(std::int64_t step, const std::string& changes) {
+  for (const std::string& p : {path_, path_ + ".ckpt"}) {
+    if (!fs::exists(p)) continue;
+    h5::Handle f(h5::check(H5Fopen(p.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + p));
+    const std::string old = h5::hasAttribute(f, "restart_changes") ? h5::readStringAttribute(f, "restart_changes") : "";
+    h5::writeStringAttribute(f, "restart_changes",
+                             old + (old.empty() ? "" : "\n") + "step " + std::to_string(step) + ": " + changes);
+  }
 }
 
 }  // namespace kirchhoff::io

@@ -7,15 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "io/Quantities.hpp"
+
 namespace kirchhoff::io {
 
 class InvariantLog {
  public:
   /// Creates a fresh log at `path` (replacing any old one) with the given columns and root
-  /// string/integer attributes.
+  /// string/integer attributes. Each column carries units, description and kind from
+  /// `quantities` (same order as `names`; if empty, from the table of attributes["model"]);
+  /// integer quantities (counts) are stored as int64.
   static InvariantLog create(const std::string& path, const std::vector<std::string>& names,
                              const std::map<std::string, std::string>& attributes,
-                             std::int64_t nranks, int flushInterval);
+                             std::int64_t nranks, int flushInterval,
+                             const std::vector<Quantity>& quantities = {});
   /// Reopens the log of a run being restarted at `step`: rows after `step` (and off the
   /// logging grid step % logInterval == 0, e.g. a final row) are cut off, so the continued log
   /// equals an uninterrupted one. Falls back to the copy `path.ckpt` taken at the last
@@ -32,20 +37,31 @@ class InvariantLog {
   void append(std::int64_t step, double time, const std::vector<double>& values);
   /// Writes buffered rows (the file is closed between flushes, so a crash rarely corrupts it).
   void flush();
-  /// Flushes, then copies the log to `path.ckpt` (atomically) as the fallback for restarts.
+  /// Flushes, then brings the fallback copy `path.ckpt` up to date for restarts: the rows since
+  /// the previous checkpoint are appended to it, so the cost does not grow with the length of
+  /// the log (issue 17, item 6). A missing or unreadable copy is rebuilt by a full copy.
   void snapshotForCheckpoint();
+  /// Appends "step N: <changes>" to the root attribute `restart_changes` (the log and its copy).
+  void recordRestartChanges(std::int64_t step, const std::string& changes);
   const std::string& path() const { return path_; }
   /// Value of a column in the first row on disk (NaN if none; buffered rows are not seen).
   double firstValue(const std::string& name) const;
 
  private:
   InvariantLog(std::string path, std::vector<std::string> names, int flushInterval);
+  /// Replaces `path.ckpt` by a full copy of the log (atomically; no temporary left on failure).
+  void rebuildCopy();
   std::string path_;
   std::vector<std::string> names_;
   int flushInterval_;
   std::vector<std::int64_t> steps_;
   std::vector<double> times_;
   std::vector<std::vector<double>> columns_;
+  /// Rows appended since the last checkpoint (not yet in the copy `path.ckpt`).
+  std::vector<std::int64_t> ckSteps_;
+  std::vector<double> ckTimes_;
+  std::vector<std::vector<double>> ckColumns_;
+  bool copyValid_ = false;  ///< path.ckpt holds every row up to the last checkpoint
 };
 
 }  // namespace kirchhoff::io

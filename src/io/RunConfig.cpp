@@ -35,6 +35,9 @@ void addRunKeys(Schema& schema) {
                      "runs out (0: no budget)").def(0.0).nonnegative();
   o.real("checkpoint_reserve", "seconds of max_wall kept back for the final checkpoint").def(30.0)
       .nonnegative();
+  o.real("stall_timeout", "watchdog: a rank that makes no progress for this many seconds (at "
+                          "least 50 steps' worth) stops the run with exit 75 (0: never)").def(900.0)
+      .nonnegative();
   r.string("petsc_options", "PETSc options (e.g. \"-del_snes_rtol 1e-12\"); the command line "
                             "overrides them").def("");
   Section& s = r.map("sweep", "run several configurations, spread over sub-communicators");
@@ -73,6 +76,7 @@ RunConfig readRunConfig(const Deck& deck) {
   c.checkInterval = static_cast<int>(o.integer("check_interval"));
   c.maxWall = o.real("max_wall");
   c.checkpointReserve = o.real("checkpoint_reserve");
+  c.stallTimeout = o.real("stall_timeout");
   c.petscOptions = root.string("petsc_options");
   return c;
 }

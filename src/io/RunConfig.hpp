@@ -24,6 +24,7 @@ struct RunConfig {
   int checkInterval = 1;          ///< steps between Model::check calls
   double maxWall = 0.0;           ///< wall-clock budget in seconds (0: none)
   double checkpointReserve = 30;  ///< seconds kept back from maxWall for the final write
+  double stallTimeout = 900;      ///< watchdog: seconds without progress before exit 75 (0: off)
   std::string petscOptions;
 };
 

@@ -54,6 +54,7 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
     else if (s == "--case") o.caseIndex = parseIndex(s, "a case index", value(i, s));
     else if (s == "--max-wall") o.maxWall = parseSeconds(value(i, s));
     else if (s == "--overwrite") o.overwrite = true;
+    else if (s == "--new-log") o.newLog = true;
     else if (s == "--set" || s.rfind("--set=", 0) == 0) {
       const std::string kv = s == "--set" ? value(i, s) : s.substr(6);
       if (kv.find('=') == std::string::npos || kv[0] == '=')
@@ -86,6 +87,7 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
     throw UsageError("no deck given");
   }
   if (o.restart && o.overwrite) throw UsageError("--restart and --overwrite exclude each other");
+  if (o.newLog && !o.restart) throw UsageError("--new-log needs --restart [CHECKPOINT.h5]");
   return o;
 }
 
@@ -94,7 +96,7 @@ std::string usage(const std::string& model,
   std::string u =
       "usage: kirchhoff-" + model +
       " DECK.yaml [-o OUTDIR] [--set KEY=VALUE]... [--restart [CHECKPOINT.h5]] [--steps N]\n"
-      "       [--max-wall S] [--case N] [--overwrite] [PETSc options]\n"
+      "       [--max-wall S] [--case N] [--overwrite] [--new-log] [PETSc options]\n"
       "       kirchhoff-" + model + " --deck-reference | --version | --help\n\n"
       "  -o OUTDIR            output folder (default out/<deck name>)\n"
       "  --set KEY=VALUE      override a deck value, checked as in the file (repeatable), e.g.\n"
@@ -104,13 +106,16 @@ std::string usage(const std::string& model,
       "  --max-wall S         wall-clock budget in seconds: checkpoint and exit 75 before it ends\n"
       "  --case N             run only case N of the deck's sweep, into OUTDIR/case<NNN> (job arrays)\n"
       "  --overwrite          start afresh in an OUTDIR that holds checkpoints (deletes them)\n"
+      "  --new-log            with --restart: start a new invariant log at the checkpoint's step\n"
+      "                       (e.g. --restart other/checkpoints/X.h5 -o NEWDIR, or lost logs)\n"
       "  --deck-reference     print every deck key (type, default, range, meaning)\n"
       "  --version            versions of the code, PETSc, HDF5, MPI, Eigen, yaml-cpp; build options\n"
       "  DECK -help           PETSc's help: every PETSc and kirchhoff option (-del_*, -panel_*) of the\n"
       "                       solvers the deck builds, with its default; nothing is run\n";
   for (const auto& t : tools) u += "  " + t.first + std::string(t.first.size() < 20 ? 21 - t.first.size() : 1, ' ') + t.second + "\n";
-  u += "\nexit codes: 0 finished, 1 numerical failure (last checkpoint kept), 64 usage error,\n"
-       "            65 bad deck or unreadable checkpoint, 75 stopped early after a checkpoint (requeue)\n";
+  u += "\nexit codes: 0 finished, 1 numerical failure (last checkpoint kept), 64 usage error or\n"
+       "            output folder in use, 65 bad deck, changed deck on restart, unreadable checkpoint\n"
+       "            or failed output (disk full), 75 stopped early (signal, wall clock, watchdog): requeue\n";
   return u;
 }
 

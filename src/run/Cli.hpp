@@ -18,6 +18,7 @@ struct CliOptions {
   std::int64_t caseIndex = -1;    ///< --case N: only case N of the deck's sweep (-1 = all)
   double maxWall = -1.0;          ///< -1 = the deck's
   bool overwrite = false;
+  bool newLog = false;            ///< --new-log: a restart starts a new invariant log
   bool help = false;
   bool version = false;
   bool deckReference = false;

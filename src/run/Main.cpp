@@ -118,6 +118,7 @@ int runDeck(const Driver& driver, const CliOptions& cli, double startTime) {
   o.maxWall = cli.maxWall;
   o.startTime = startTime;
   o.overwrite = cli.overwrite;
+  o.newLog = cli.newLog;
   for (const auto& s : cli.sets) o.overrides += (o.overrides.empty() ? "" : "\n") + s;
   const auto cases = io::sweepCases(deck);
   const bool sweep = !(cases.size() == 1 && cases.front().name.empty());

@@ -11,17 +11,26 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <system_error>
+#include <tuple>
+#include <utility>
 
 #include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
 #include "core/Version.hpp"
 #include "io/Checkpoint.hpp"
+#include "io/DeckChanges.hpp"
+#include "io/Hdf5.hpp"
 #include "io/InvariantLog.hpp"
+#include "io/OutdirLock.hpp"
+#include "io/Quantities.hpp"
 #include "io/RunConfig.hpp"
 #include "io/SnapshotWriter.hpp"
+#include "io/SpaceHint.hpp"
 #include "run/Progress.hpp"
 #include "run/RunSummary.hpp"
 #include "run/Signals.hpp"
+#include "run/Watchdog.hpp"
 
 namespace kirchhoff::run {
 
@@ -58,6 +67,18 @@ Agreed agree(MPI_Comm comm, bool failed, int code, bool checkpointState, const s
   return a;
 }
 
+/// An exception as a message and exit code: ours keep theirs; file-system errors (a full disk,
+/// a read-only folder) are data errors (65) naming the path, not "internal errors".
+std::pair<std::string, int> describe(const std::exception& e) {
+  if (const auto* k = dynamic_cast<const Error*>(&e)) return {k->what(), k->exitCode()};
+  if (const auto* f = dynamic_cast<const fs::filesystem_error*>(&e)) {
+    std::string m = f->code() == std::errc::no_space_on_device ? "no space left on device" : f->code().message();
+    m += ": " + f->path1().string();
+    return {m, kExitData};
+  }
+  return {std::string("internal error: ") + e.what(), kExitNumerical};
+}
+
 bool anyRank(MPI_Comm comm, bool v) {
   int l = v ? 1 : 0, g = 0;
   MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_MAX, comm);
@@ -81,6 +102,9 @@ class Loop {
   }
 
   RunResult run() {
+    dog_ = std::make_unique<Watchdog>(
+        stallTimeout(), opt_.label + (size_ > 1 ? "rank " + std::to_string(rank_) + ": " : ""),
+        [this] { lock_.heartbeat(); }, io::OutdirLock::kHeartbeatSeconds);
     {
       ScopedStage stage(Stage::SetUp);
       setUp();
@@ -106,6 +130,12 @@ class Loop {
       std::fprintf(stderr, "%swarning: %s\n", opt_.label.c_str(), s.c_str()), std::fflush(stderr);
   }
   const State& state() const { return state_; }
+  ~Loop() {
+    dog_.reset();  // first: its thread writes the lock's heartbeat
+    log_.reset();
+    snaps_.reset();
+    lock_.release();
+  }
 
   /// OUTDIR/summary.json on rank 0, after any end of the run (a warning if it cannot be written).
   void writeSummary(const RunResult& r) {
@@ -145,6 +175,31 @@ class Loop {
   }
 
  private:
+  /// Runs `f` on rank 0 only; an exception there is thrown on every rank (as Error with its exit
+  /// code), so no rank waits in a collective for a rank that gave up (issue 17, item 1).
+  template <class F>
+  void onRoot(F&& f) {
+    std::string err;
+    int code = 0;
+    if (rank_ == 0) {
+      try {
+        f();
+      } catch (const std::exception& e) {
+        std::tie(err, code) = describe(e);
+      }
+    }
+    if (Agreed a = agree(comm_, !err.empty(), code, false, err); a.failed) throw Error(a.message, a.code);
+  }
+
+  /// The deck's output.stall_timeout (read before the full set-up; 0 disables the watchdog).
+  double stallTimeout() const {
+    try {
+      return io::readRunConfig(deck_).stallTimeout;
+    } catch (const std::exception&) {
+      return 0.0;  // setUp reports the deck error
+    }
+  }
+
   // --- set-up ------------------------------------------------------------------------------
   void setUp() {
     cfg_ = io::readRunConfig(deck_);
@@ -165,6 +220,7 @@ class Loop {
         std::to_string(size_) + " rank(s): " + deck_.file() + " -> " + opt_.outdir + ", steps " +
         std::to_string(state_.step) + ".." + std::to_string(finalStep_) + ", dt " + num(cfg_.dt));
     progress_.start(state_.step, finalStep_, monitored_);
+    dog_->beat("step " + std::to_string(state_.step + 1));
   }
 
   void prepareOutdir() {
@@ -173,12 +229,25 @@ class Loop {
     if (rank_ == 0) {
       std::error_code ec;
       fs::create_directories(opt_.outdir, ec);
-      if (ec) bad = 1, msg = "cannot create output folder " + opt_.outdir + ": " + ec.message();
+      if (ec) bad = 2, msg = "cannot create output folder " + opt_.outdir + ": " + ec.message();
+      if (!bad) {  // one run per folder: every rank's writes below happen under rank 0's lock
+        try {
+          std::string stale;
+          lock_.acquire(opt_.outdir, &stale);
+          if (!stale.empty()) warn(stale);
+        } catch (const Error& e) {
+          bad = 2, msg = e.what();
+        }
+      }
       if (!bad && !opt_.restart && !store_->list().empty()) {
         if (opt_.overwrite) {
           fs::remove_all(store_->directory(), ec);
           for (const char* f : {"invariants.h5", "invariants.h5.ckpt", "snapshots.h5", "snapshots.xmf"})
             fs::remove(opt_.outdir + "/" + f, ec);
+          for (const auto& e : fs::directory_iterator(opt_.outdir, ec)) {  // snapshots_<mesh>.xmf
+            const std::string n = e.path().filename().string();
+            if (n.rfind("snapshots_", 0) == 0 && e.path().extension() == ".xmf") fs::remove(e.path(), ec);
+          }
         } else {
           bad = 2;
           msg = opt_.outdir + " already holds checkpoints of a run: continue it with --restart, "
@@ -193,8 +262,7 @@ class Loop {
     MPI_Bcast(&bad, 1, MPI_INT, 0, comm_);
     if (bad) {
       broadcast(comm_, msg);
-      if (bad == 2) throw UsageError(msg);
-      throw Error(msg, kExitData);
+      throw UsageError(msg);
     }
   }
 
@@ -206,17 +274,19 @@ class Loop {
     model_->check(state_);
     const auto inv = model_->invariants(state_, StepReport{});
     checkFinite(inv, "the initial state");
-    if (rank_ == 0) {
+    const std::string petsc = allPetscOptions();
+    onRoot([&] {
       std::map<std::string, std::string> attrs = {
           {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
-          {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", allPetscOptions()},
+          {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", petsc},
           {"overrides", opt_.overrides}};
       log_.emplace(io::InvariantLog::create(opt_.outdir + "/invariants.h5", names_, attrs, size_,
-                                            cfg_.flushInterval));
+                                            cfg_.flushInterval, io::logQuantities(driver_.model, names_, &deck_)));
       log_->append(state_.step, state_.time, inv);
+      attrs["nranks"] = std::to_string(size_);
       if (cfg_.snapshotInterval > 0)
-        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots.xmf", -1);
-    }
+        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", -1, attrs);
+    });
     if (energyColumn_ >= 0) energy0_ = lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
     writeSnapshot();
     checkpoint();  // step 0, so a failure or a kill before the first interval can restart
@@ -234,27 +304,98 @@ class Loop {
     lastCheckpoint_ = state_.step;
     say("restarting from " + info.path + " (step " + std::to_string(info.step) + ", t = " +
         num(info.time) + ")");
-    if (info.deckHash != deck_.hash())
-      warn("the deck changed since this checkpoint was written (hash mismatch): continuing with "
-           "the current deck " + deck_.file());
-    if (info.dt != cfg_.dt) warn("time step changed from " + num(info.dt) + " to " + num(cfg_.dt));
-    if (rank_ == 0) {
-      std::string w;
-      log_.emplace(io::InvariantLog::reopen(opt_.outdir + "/invariants.h5", names_, state_.step,
-                                            cfg_.logInterval, cfg_.flushInterval, &w));
-      if (!w.empty()) warn(w);
-      if (energyColumn_ >= 0) energy0_ = log_->firstValue(monitored_);
-      if (cfg_.snapshotInterval > 0)
-        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots.xmf", state_.step);
-    }
+    const std::string changes = checkDeckChanges(info);
+    const std::string petsc = allPetscOptions();
+    const auto inv = model_->invariants(state_, StepReport{});
+    onRoot([&] {
+      if (opt_.newLog) {
+        startNewLog(info, petsc, inv);
+      } else {
+        std::string w;
+        log_.emplace(io::InvariantLog::reopen(opt_.outdir + "/invariants.h5", names_, state_.step,
+                                              cfg_.logInterval, cfg_.flushInterval, &w));
+        if (!w.empty()) warn(w);
+      }
+      if (!changes.empty()) log_->recordRestartChanges(state_.step, changes);
+      if (energyColumn_ >= 0)
+        energy0_ = opt_.newLog ? inv[static_cast<std::size_t>(energyColumn_)] : log_->firstValue(monitored_);
+      if (cfg_.snapshotInterval > 0) {
+        setAsideUnreadableSnapshots();
+        std::string w;
+        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", state_.step,
+                       std::map<std::string, std::string>{{"model", driver_.model}}, &w);
+        if (!w.empty()) warn(w);
+      }
+    });
     MPI_Bcast(&energy0_, 1, MPI_DOUBLE, 0, comm_);
-    if (energyColumn_ >= 0)
-      lastEnergy_ = model_->invariants(state_, StepReport{})[static_cast<std::size_t>(energyColumn_)];
+    if (energyColumn_ >= 0) lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
+  }
+
+  /// --new-log: a fresh invariant log whose first row is the checkpoint's step (an existing log
+  /// is kept aside), attributes naming the checkpoint it started from. Rank 0.
+  void startNewLog(const io::CheckpointInfo& info, const std::string& petsc, const std::vector<double>& inv) {
+    const std::string p = opt_.outdir + "/invariants.h5";
+    std::error_code ec;
+    if (fs::exists(p, ec)) {
+      const std::string aside = p + ".replaced-" + std::to_string(state_.step);
+      fs::rename(p, aside);
+      warn("--new-log: the old invariant log is kept as " + aside);
+    }
+    fs::remove(p + ".ckpt", ec);
+    std::map<std::string, std::string> attrs = {
+        {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
+        {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", petsc},
+        {"started_from_checkpoint", info.path + " (step " + std::to_string(info.step) + ")"}};
+    log_.emplace(io::InvariantLog::create(p, names_, attrs, size_, cfg_.flushInterval,
+                                          io::logQuantities(driver_.model, names_, &deck_)));
+    if (onGrid(cfg_.logInterval)) log_->append(state_.step, state_.time, inv);  // reopen needs grid rows
+    say("--new-log: invariant log " + p + " starts at step " + std::to_string(state_.step));
+  }
+
+  /// Refuses (exit 65) a restart whose deck changes what the checkpointed state means (issue 15,
+  /// item 2); returns the allowed changes ("" if none) for the log's attributes.
+  std::string checkDeckChanges(const io::CheckpointInfo& info) const {
+    if (info.deckText.empty()) {  // a checkpoint of an older version: only the hash is known
+      if (info.dt != cfg_.dt)
+        throw DeckError(deck_.file() + ": key 'time.dt' changed since " + info.path + " (" +
+                        num(info.dt) + " -> " + num(cfg_.dt) + "): a restart must keep the time step");
+      if (info.deckHash != deck_.hash())
+        warn("the deck changed since " + info.path + " (hash mismatch; the checkpoint predates stored "
+             "decks, so the changed keys are unknown): continuing with " + deck_.file());
+      return "";
+    }
+    const io::DeckChanges c = io::compareDecks(info.deckText, deck_.text());
+    if (!c.refused.empty()) {
+      std::string list;
+      for (const auto& d : c.refused) list += "\n  " + d.describe();
+      throw DeckError(deck_.file() + ": a restart from " + info.path + " cannot change these keys "
+                      "(the checkpointed state would mean something else):" + list +
+                      "\nrestore them, or start a new run in another -o OUTDIR");
+    }
+    std::string allowed;
+    for (const auto& d : c.allowed) allowed += (allowed.empty() ? "" : "; ") + d.describe();
+    if (!allowed.empty()) say("deck changes since the checkpoint (allowed): " + allowed);
+    return allowed;
+  }
+
+  /// A snapshots.h5 HDF5 cannot open is renamed to snapshots.h5.unreadable-<step> with a
+  /// warning rather than replaced (issue 17, item 8). Rank 0.
+  void setAsideUnreadableSnapshots() const {
+    const std::string p = opt_.outdir + "/snapshots.h5";
+    std::error_code ec;
+    if (!fs::exists(p, ec)) return;
+    io::h5::silenceErrors();
+    if (io::h5::Handle f(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)); f.valid()) return;
+    const std::string aside = p + ".unreadable-" + std::to_string(state_.step);
+    fs::rename(p, aside);
+    warn(p + " is unreadable: kept aside as " + aside + "; snapshots restart from step " +
+         std::to_string(state_.step));
   }
 
   // --- one step ------------------------------------------------------------------------------
   std::optional<RunResult> advance() {
     const double t0 = MPI_Wtime();
+    dog_->beat("step " + std::to_string(state_.step + 1));
     StepReport rep;
     std::string err;
     int code = 0;
@@ -286,16 +427,47 @@ class Loop {
       } catch (const Error& e) {
         return failure(kExitNumerical, std::string(e.what()) + keptCheckpointText());
       }
-      if (log_) log_->append(state_.step, state_.time, inv);
+      try {
+        onRoot([&] { log_->append(state_.step, state_.time, inv); });
+      } catch (const Error& e) {
+        return outputFailure("the invariant log", e);
+      }
       if (energyColumn_ >= 0) lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
     }
-    if (cfg_.snapshotInterval > 0 && onGrid(cfg_.snapshotInterval)) writeSnapshot();
-    if (cfg_.checkpointInterval > 0 && onGrid(cfg_.checkpointInterval)) checkpoint();
+    try {
+      if (cfg_.snapshotInterval > 0 && onGrid(cfg_.snapshotInterval)) writeSnapshot();
+    } catch (const Error& e) {
+      return outputFailure("the snapshot", e);
+    }
+    try {
+      if (cfg_.checkpointInterval > 0 && onGrid(cfg_.checkpointInterval)) checkpoint();
+    } catch (const Error& e) {
+      return outputFailure("the checkpoint", e);
+    }
     stepSeconds_ = MPI_Wtime() - t0;
+    dog_->observe(stepSeconds_ - lastCheckpointSeconds(), checkpointSeconds_);
     if (cfg_.progressInterval > 0 && onGrid(cfg_.progressInterval))
       say(progress_.line(state_.step, state_.time, relativeEnergyError(), rep.iterations));
     return std::nullopt;
   }
+
+  /// An output that failed at this step (same on every rank): the step, the error and the kept
+  /// checkpoint; exit 65 (data) unless the error says otherwise.
+  RunResult outputFailure(const std::string& what, const Error& e) {
+    return failure(e.exitCode() == kExitNumerical ? kExitData : e.exitCode(),
+                   "step " + std::to_string(state_.step) + ": writing " + what + " failed: " +
+                       e.what() + spaceText(e.what()) + keptCheckpointText());
+  }
+
+  /// The disk-full diagnosis of OUTDIR, unless the message has it already.
+  std::string spaceText(const std::string& message) const {
+    std::string h;
+    if (rank_ == 0 && message.find("no space left") == std::string::npos) h = io::spaceHint(opt_.outdir);
+    broadcast(comm_, h);
+    return h;
+  }
+
+  double lastCheckpointSeconds() const { return lastCheckpoint_ == state_.step ? lastCheckpointCost_ : 0.0; }
 
   std::optional<RunResult> physicalChecks() {
     std::string err;
@@ -335,20 +507,27 @@ class Loop {
   bool onGrid(int interval) const { return interval > 0 && state_.step % interval == 0; }
 
   // --- output ----------------------------------------------------------------------------------
-  void writeSnapshot() {
+  /// Collective (models gather to rank 0); `endOfRun`: the final state off the snapshot grid.
+  void writeSnapshot(bool endOfRun = false) {
     if (cfg_.snapshotInterval <= 0) return;
     Snapshot snap;
     const bool has = model_->snapshot(state_, snap);
-    if (snaps_ && has) snaps_->write(state_.step, state_.time, snap);
+    onRoot([&] {
+      if (snaps_ && has) snaps_->write(state_.step, state_.time, snap, endOfRun);
+    });
   }
 
   std::string checkpoint() {
     if (lastCheckpoint_ == state_.step) return lastCheckpointPath_;
     const double t0 = MPI_Wtime();
-    if (log_) log_->snapshotForCheckpoint();
-    lastCheckpointPath_ = store_->write(state_, driver_.model, cfg_.dt, deck_.hash());
+    dog_->beat("checkpoint of step " + std::to_string(state_.step));
+    onRoot([&] {
+      if (log_) log_->snapshotForCheckpoint();
+    });
+    lastCheckpointPath_ = store_->write(state_, driver_.model, cfg_.dt, deck_.hash(), deck_.text());
     lastCheckpoint_ = state_.step;
-    checkpointSeconds_ = std::max(checkpointSeconds_, MPI_Wtime() - t0);
+    lastCheckpointCost_ = MPI_Wtime() - t0;
+    checkpointSeconds_ = std::max(checkpointSeconds_, lastCheckpointCost_);
     return lastCheckpointPath_;
   }
 
@@ -371,8 +550,15 @@ class Loop {
   }
 
   RunResult stopEarly(const std::string& why) {
-    const std::string path = checkpoint();
-    if (log_) log_->flush();
+    std::string path;
+    try {
+      path = checkpoint();
+      onRoot([&] {
+        if (log_) log_->flush();
+      });
+    } catch (const Error& e) {
+      return outputFailure("the final checkpoint", e);
+    }
     RunResult r;
     r.exitCode = kExitRequeue;
     r.step = state_.step;
@@ -383,18 +569,28 @@ class Loop {
   }
 
   RunResult failure(int code, const std::string& msg) {
-    if (log_) log_->flush();
+    std::string also;
+    try {
+      onRoot([&] {
+        if (log_) log_->flush();
+      });
+    } catch (const Error& e) {
+      also = std::string("; the invariant log could not be flushed: ") + e.what();
+    }
     RunResult r;
     r.exitCode = code;
     r.step = state_.step;
     r.time = state_.time;
-    r.message = msg;
+    r.message = msg + also;
     return r;
   }
 
   void finish() {
+    if (!onGrid(cfg_.snapshotInterval)) writeSnapshot(true);  // the final state is always a frame
     checkpoint();
-    if (log_) log_->flush();
+    onRoot([&] {
+      if (log_) log_->flush();
+    });
     say("finished at step " + std::to_string(state_.step) + ", t = " + num(state_.time) +
         (energyColumn_ >= 0 ? ", relative change of " + monitored_ + " " + num(relativeEnergyError()) : ""));
   }
@@ -431,8 +627,10 @@ class Loop {
   std::optional<io::SnapshotWriter> snaps_;
   std::int64_t lastCheckpoint_ = -1;
   std::string lastCheckpointPath_;
-  double stepSeconds_ = 0.0, checkpointSeconds_ = 0.0;
+  double stepSeconds_ = 0.0, checkpointSeconds_ = 0.0, lastCheckpointCost_ = 0.0;
   Progress progress_;
+  io::OutdirLock lock_;  // rank 0: the output folder is ours while it is held
+  std::unique_ptr<Watchdog> dog_;
   double wall0_ = 0.0;
   std::int64_t firstStep_ = -1;
 };
@@ -450,8 +648,7 @@ RunResult runSimulation(MPI_Comm comm, const Driver& driver, const io::Deck& dec
     r.message = e.what();
     r.step = loop.state().step;
   } catch (const std::exception& e) {
-    r.exitCode = kExitNumerical;
-    r.message = std::string("internal error: ") + e.what();
+    std::tie(r.message, r.exitCode) = describe(e);
   }
   loop.writeSummary(r);
   if (!r.message.empty()) {

@@ -33,7 +33,7 @@ inline Eigen::VectorXd pack(const std::vector<lie::Pose>& poses, const Vortices&
 }
 
 /// F(q) = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> after setConfiguration(q).
-inline double lagrangianAt(PanelFluid& f, const Eigen::VectorXd& q, const std::vector<double>& K,
+inline double lagrangianAt(BoundaryFluid& f, const Eigen::VectorXd& q, const std::vector<double>& K,
                            const Eigen::VectorXd& Xi) {
   std::vector<lie::Pose> poses;
   Vortices v;
@@ -43,7 +43,7 @@ inline double lagrangianAt(PanelFluid& f, const Eigen::VectorXd& q, const std::v
 }
 
 /// Central differences of F with step h on every coordinate.
-inline Eigen::VectorXd centralDifferences(PanelFluid& f, const Eigen::VectorXd& q,
+inline Eigen::VectorXd centralDifferences(BoundaryFluid& f, const Eigen::VectorXd& q,
                                           const std::vector<double>& K, const Eigen::VectorXd& Xi,
                                           double h) {
   Eigen::VectorXd g(q.size());

@@ -240,16 +240,112 @@ TEST(Snapshots, WriteAndTrimOnRestart) {
   m.coordinates = {0, 0, 1, 0, 0, 1, 2, 2, 3, 2, 3, 3, 2, 3};
   m.cellSizes = {3, 4};
   m.attributes.emplace_back("body", std::vector<double>{0, 0, 0, 1, 1, 1, 1});
+  m.vectors.emplace_back("velocity", std::vector<double>(14, 0.5));
   s.meshes.push_back(m);
   {
-    io::SnapshotWriter w(d + "/s.h5", d + "/s.xmf", -1);
-    for (int k : {0, 10, 20}) w.write(k, 0.1 * k, s);
+    io::SnapshotWriter w(d + "/s.h5", d + "/s", -1, {{"model", "fluidbody"}});
+    for (int k : {0, 10, 20}) {
+      s.meshes[0].coordinates[0] = k;  // tells the frames apart
+      w.write(k, 0.1 * k, s);
+    }
+    w.write(25, 2.5, s, true);  // the end of a run off the grid
+    EXPECT_EQ(w.frames(), 4);
   }
-  { io::SnapshotWriter w(d + "/s.h5", d + "/s.xmf", 10); }
-  std::ifstream x(d + "/s.xmf");
-  const std::string xmf((std::istreambuf_iterator<char>(x)), {});
-  EXPECT_NE(xmf.find("step_0000000010"), std::string::npos);
-  EXPECT_EQ(xmf.find("step_0000000020"), std::string::npos);
+  auto xmfText = [&] {
+    std::ifstream x(d + "/s_bodies.xmf");
+    return std::string((std::istreambuf_iterator<char>(x)), {});
+  };
+  EXPECT_NE(xmfText().find("Time Value=\"2.5\""), std::string::npos);
+  {  // restart from step 10: frames 20 and the end-of-run frame 25 are cut, 30 appended
+    io::SnapshotWriter w(d + "/s.h5", d + "/s", 10);
+    EXPECT_EQ(w.frames(), 2);
+    EXPECT_EQ(w.lastStep(), 10);
+    s.meshes[0].coordinates[0] = 30;
+    w.write(30, 3.0, s);
+  }
+  const std::string xmf = xmfText();
+  EXPECT_NE(xmf.find("Time Value=\"1\""), std::string::npos);
+  EXPECT_EQ(xmf.find("Time Value=\"2\""), std::string::npos);
+  EXPECT_EQ(xmf.find("Time Value=\"2.5\""), std::string::npos);
+  EXPECT_NE(xmf.find("Time Value=\"3\""), std::string::npos);
   EXPECT_NE(xmf.find("TopologyType=\"Mixed\" NumberOfElements=\"2\""), std::string::npos);
   EXPECT_NE(xmf.find("Dimensions=\"7 2\""), std::string::npos);
+  EXPECT_NE(xmf.find("s.h5:/bodies/coordinates|2 0 0:1 1 1:1 7 2:3 7 2"), std::string::npos);
+  EXPECT_NE(xmf.find("</Xdmf>"), std::string::npos);
+  io::h5::Handle f(H5Fopen((d + "/s.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  ASSERT_TRUE(f.valid());
+  EXPECT_EQ(io::h5::readInt64s(f, "step"), (std::vector<std::int64_t>{0, 10, 30}));
+  io::h5::Handle c(H5Dopen2(f, "bodies/coordinates", H5P_DEFAULT));
+  EXPECT_EQ(io::h5::shape(c), (std::vector<hsize_t>{3, 7, 2}));
+  std::vector<double> xyz(42);
+  ASSERT_GE(H5Dread(c, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, xyz.data()), 0);
+  EXPECT_EQ(xyz[0], 0.0);
+  EXPECT_EQ(xyz[14], 10.0);
+  EXPECT_EQ(xyz[28], 30.0);
+  io::h5::Handle b(H5Dopen2(f, "bodies/body", H5P_DEFAULT));
+  EXPECT_TRUE(io::h5::isInteger(b));
+  EXPECT_EQ(io::h5::readStringAttribute(b, "kind"), "diagnostic");
+  EXPECT_EQ(io::h5::readInt64Attribute(f, "restarts"), 1);
+}
+
+TEST(Snapshots, DamagedFileIsSetAsideOnRestart) {
+  const std::string d = freshDir("snapdamaged");
+  Snapshot s;
+  SnapshotMesh m;
+  m.name = "vortices";
+  m.coordinates = {1, 2};
+  s.meshes.push_back(m);
+  {
+    io::SnapshotWriter w(d + "/s.h5", d + "/s", -1);
+    w.write(0, 0.0, s);
+  }
+  fs::resize_file(d + "/s.h5", 300);
+  std::string warning;
+  io::SnapshotWriter w(d + "/s.h5", d + "/s", 5, {}, &warning);
+  EXPECT_NE(warning.find("s.h5.damaged"), std::string::npos) << warning;
+  EXPECT_TRUE(fs::exists(d + "/s.h5.damaged"));
+  w.write(6, 0.6, s);
+  EXPECT_EQ(w.frames(), 1);
+}
+
+TEST(Snapshots, ChangedLayoutIsAnError) {
+  const std::string d = freshDir("snaplayout");
+  Snapshot s;
+  SnapshotMesh m;
+  m.name = "vortices";
+  m.coordinates = {1, 2};
+  s.meshes.push_back(m);
+  io::SnapshotWriter w(d + "/s.h5", d + "/s", -1);
+  w.write(0, 0.0, s);
+  s.meshes[0].coordinates = {1, 2, 3, 4};
+  try {
+    w.write(1, 0.1, s);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("step 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(InvariantLogAttributes, UnitsKindsAndIntegerCounts) {
+  const std::string d = freshDir("logattrs");
+  const std::string path = d + "/invariants.h5";
+  {
+    auto log = io::InvariantLog::create(path, {"energy", "snes_iterations"}, {{"model", "fluidbody"}}, 1, 1);
+    log.append(0, 0.0, {1.5, 3.0});
+    log.append(1, 0.1, {1.25, 4.0});
+  }
+  io::h5::Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  ASSERT_TRUE(f.valid());
+  io::h5::Handle g(H5Gopen2(f, "invariants", H5P_DEFAULT));
+  io::h5::Handle e(H5Dopen2(g, "energy", H5P_DEFAULT)), n(H5Dopen2(g, "snes_iterations", H5P_DEFAULT));
+  EXPECT_FALSE(io::h5::isInteger(e));
+  EXPECT_TRUE(io::h5::isInteger(n));
+  EXPECT_EQ(io::h5::readStringAttribute(e, "kind"), "conserved");
+  EXPECT_EQ(io::h5::readStringAttribute(n, "kind"), "solver");
+  EXPECT_EQ(io::h5::readStringAttribute(e, "units"), "1");
+  EXPECT_EQ(io::h5::readInt64s(g, "snes_iterations"), (std::vector<std::int64_t>{3, 4}));
+  io::h5::Handle a(H5Aopen(f, "model", H5P_DEFAULT));
+  io::h5::Handle t(H5Aget_type(a));
+  EXPECT_GT(H5Tis_variable_str(t), 0);
+  EXPECT_EQ(H5Tget_cset(t), H5T_CSET_UTF8);
 }

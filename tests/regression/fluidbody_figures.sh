@@ -74,21 +74,20 @@ check "$(field dv 4) > 0.45 and $(field dv 5) <= 1.0 + 1e-9" "fine body-vortex d
 # The centres mesh: the centroids of the snapshot outlines (to round-off), and theta turns the outline.
 $PY -c "
 import sys; sys.path.insert(0, '$PP')
-import h5py, numpy as np, fluidbody_common as fc
-with h5py.File('dv/snapshots.h5') as f:
-    names = fc.snapshot_groups(f)
-    assert len(names) > 10, len(names)
-    v0 = None
-    for n in names:
-        g = f[n]
-        o = fc._outlines(g)[0]
-        c = g['centres/coordinates'][()]
-        assert np.abs(fc.polygon_centroid(o) - c).max() < 1e-12, (n, fc.polygon_centroid(o), c)
-        d = o[0] - c
-        ang = np.arctan2(d[1], d[0])
-        if v0 is None: v0, th0 = ang, g['centres/theta'][0]
-        turn = np.angle(np.exp(1j * ((ang - v0) - (g['centres/theta'][0] - th0))))
-        assert abs(turn) < 1e-12, (n, turn)
+import kirchhoff, numpy as np, fluidbody_common as fc
+snaps = kirchhoff.load('dv').snapshots
+assert len(snaps) > 10, len(snaps)
+v0 = None
+for fr in snaps.frames:
+    o = fr['bodies'].split()[0]
+    c = fr['centres'].points[0]
+    th = float(fr['centres'].attributes['theta'][0])
+    assert np.abs(fc.polygon_centroid(o) - c).max() < 1e-12, (fr.step, fc.polygon_centroid(o), c)
+    d = o[0] - c
+    ang = np.arctan2(d[1], d[0])
+    if v0 is None: v0, th0 = ang, th
+    turn = np.angle(np.exp(1j * ((ang - v0) - (th - th0))))
+    assert abs(turn) < 1e-12, (fr.step, turn)
 print('centres mesh OK')
 " || fail "centres mesh"
 

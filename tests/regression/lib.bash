@@ -22,3 +22,9 @@ run_np() {
   local np=$1; shift
   if [ "$np" = 1 ]; then "$BIN/$DRIVER" "$@"; else mpirun -n "$np" "$BIN/$DRIVER" "$@"; fi
 }
+# run_np_t SECONDS N ARGS...: run_np under `timeout -k 5 SECONDS`, so a hang fails (exit 124)
+run_np_t() {
+  local t=$1 np=$2; shift 2
+  if [ "$np" = 1 ]; then timeout -k 5 "$t" "$BIN/$DRIVER" "$@"
+  else timeout -k 5 "$t" mpirun -n "$np" "$BIN/$DRIVER" "$@"; fi
+}

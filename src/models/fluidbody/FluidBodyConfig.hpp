@@ -2,10 +2,13 @@
 // from the deck by setup/fluidbody and handed to the model; no YAML or MPI in here.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "fluid/BoundaryFluidFactory.hpp"
 #include "fluid/Polygon.hpp"
+#include "fluid/SmoothCurve.hpp"
 #include "lie/SE2.hpp"
 
 namespace kirchhoff::fluidbody {
@@ -13,6 +16,9 @@ namespace kirchhoff::fluidbody {
 struct BodyConfig {
   std::string name;
   fluid::Polygon shape;             ///< body frame, counter-clockwise, centroid at the origin
+  /// The analytic curve of a circle, ellipse or star (the Nystrom geometry; `shape` is then its
+  /// outline through the nodes, with the curve's exact area and polar moment).
+  std::optional<fluid::SmoothCurve> curve;
   double mass = 0.0;                ///< m_j
   double inertia = 0.0;             ///< i_j, polar moment about the centroid
   lie::Pose pose;                   ///< (theta_j, y_j) at t = 0
@@ -34,6 +40,8 @@ struct VortexConfig {
 struct FluidBodyConfig {
   double dt = 0.0;
   double fluidDensity = 1.0;
+  /// fluid.discretization resolved: auto -> nystrom if every body is a smooth analytic shape.
+  fluid::DiscretizationKind discretization = fluid::DiscretizationKind::Panel;
   std::vector<BodyConfig> bodies;
   std::vector<VortexConfig> vortices;
   /// Stop when a vortex comes closer to a body than this many panel lengths (or bodies touch).

@@ -195,49 +195,70 @@ void FluidBodyModel::check(const State& s) {
 }
 
 bool FluidBodyModel::snapshot(const State& s, Snapshot& out) {
-  const Eigen::VectorXd q = vec(s, "q");
+  const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p");
+  // Velocities of the state: Xi from the momenta (collective: the fluid solve of the Legendre
+  // map), spatial y_dot_j = R(theta_j) V_j, vortex velocities u(gamma_i) (FB-15).
+  const Eigen::VectorXd Xi = lagrangian_.bodyVelocity(q, p);
+  const auto u = m_ > 0 ? lagrangian_.vortexVelocities(Xi) : std::vector<lie::Vec2>{};
   if (n_ > 0) {
     SnapshotMesh bodies;
     bodies.name = "bodies";
     bodies.topology = SnapshotMesh::Topology::Polygon;
-    std::vector<double> id;
+    std::vector<double> id, velocity;
     for (int j = 0; j < n_; ++j) {
       const lie::Pose g{q[3 * j], lie::Vec2(q[3 * j + 1], q[3 * j + 2])};
-      const auto& verts = cfg_.bodies[static_cast<std::size_t>(j)].shape.vertices;
-      for (const auto& Z : verts) {
+      const lie::Vec2 ydot = lie::rotation(q[3 * j]) * Xi.segment<2>(3 * j + 1);
+      const auto& body = cfg_.bodies[static_cast<std::size_t>(j)];
+      for (const auto& Z : body.shape.vertices) {
         const lie::Vec2 z = g.apply(Z);
+        const lie::Vec2 w = ydot + Xi[3 * j] * lie::Jrot(z - g.y);
         bodies.coordinates.insert(bodies.coordinates.end(), {z.x(), z.y()});
+        velocity.insert(velocity.end(), {w.x(), w.y()});
         id.push_back(j);
       }
-      bodies.cellSizes.push_back(static_cast<int>(verts.size()));
+      bodies.cellSizes.push_back(static_cast<int>(body.shape.vertices.size()));
+      bodies.cellNames.push_back(body.name.empty() ? "body_" + std::to_string(j) : body.name);
     }
     bodies.attributes.emplace_back("body", id);
+    bodies.vectors.emplace_back("velocity", velocity);
     out.meshes.push_back(std::move(bodies));
-    // Body centroids y_j (the body-frame origin) with index and angle: trajectories without
-    // recomputing centroids from the outlines.
+    // Body centroids y_j (the body-frame origin) with index, angle and velocities: trajectories
+    // without recomputing centroids from the outlines.
     SnapshotMesh centres;
     centres.name = "centres";
     centres.topology = SnapshotMesh::Topology::Points;
-    std::vector<double> index, theta;
+    std::vector<double> index, theta, omega, cv;
     for (int j = 0; j < n_; ++j) {
       centres.coordinates.insert(centres.coordinates.end(), {q[3 * j + 1], q[3 * j + 2]});
       index.push_back(j);
       theta.push_back(q[3 * j]);
+      omega.push_back(Xi[3 * j]);
+      const lie::Vec2 ydot = lie::rotation(q[3 * j]) * Xi.segment<2>(3 * j + 1);
+      cv.insert(cv.end(), {ydot.x(), ydot.y()});
+      const auto& name = cfg_.bodies[static_cast<std::size_t>(j)].name;
+      centres.cellNames.push_back(name.empty() ? "body_" + std::to_string(j) : name);
     }
     centres.attributes.emplace_back("body", index);
     centres.attributes.emplace_back("theta", theta);
+    centres.attributes.emplace_back("omega", omega);
+    centres.vectors.emplace_back("velocity", cv);
     out.meshes.push_back(std::move(centres));
   }
   if (m_ > 0) {
     SnapshotMesh v;
     v.name = "vortices";
     v.topology = SnapshotMesh::Topology::Points;
-    std::vector<double> K;
+    std::vector<double> K, id, velocity;
     for (int i = 0; i < m_; ++i) {
       v.coordinates.insert(v.coordinates.end(), {q[3 * n_ + 2 * i], q[3 * n_ + 2 * i + 1]});
       K.push_back(cfg_.vortices[static_cast<std::size_t>(i)].circulation);
+      id.push_back(i);
+      const lie::Vec2& w = u[static_cast<std::size_t>(i)];
+      velocity.insert(velocity.end(), {w.x(), w.y()});
     }
+    v.attributes.emplace_back("id", id);
     v.attributes.emplace_back("circulation", K);
+    v.vectors.emplace_back("velocity", velocity);
     out.meshes.push_back(std::move(v));
   }
   return !out.meshes.empty();

@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "fluid/ConfigurationChecks.hpp"
-#include "fluid/PanelFluid.hpp"
 #include "fluid/PointVortexFluid.hpp"
 #include "fluid/Shapes.hpp"
 #include "io/RunConfig.hpp"
@@ -30,22 +29,30 @@ void addFluidBodyKeys(io::Schema& s) {
   io::Section& r = s.root();
   io::Section& fl = r.map("fluid", "the ideal fluid");
   fl.real("density", "fluid density rho").def(1.0).positive();
+  fl.enumeration("discretization", {"auto", "panel", "nystrom"},
+                 "boundary integrals: constant-strength panels (second order), or Nystrom on the analytic "
+                 "curve (spectral; circle, ellipse, star only); auto = nystrom when every body is a circle, "
+                 "ellipse or star").def("auto");
   fl.real("min_distance_panels",
           "stop (exit 1, with a checkpoint) when a vortex comes closer to a body than this many "
           "panel lengths, or two bodies closer than one").def(1.0).nonnegative();
   io::Section& b = r.list("bodies", "rigid bodies (polygons); each needs density, or mass and inertia");
   b.string("name", "label used in messages").def("");
   io::Section& sh = b.map("shape", "the body outline in its own frame (centroid at the origin)", true);
-  sh.enumeration("type", {"circle", "ellipse", "plate", "polygon"}, "kind of outline").required();
+  sh.enumeration("type", {"circle", "ellipse", "star", "plate", "polygon"}, "kind of outline").required();
   sh.variant("type", "circle").real("radius", "radius R").required().positive();
+  sh.variant("type", "star").real("radius", "mean radius R of r(s) = R (1 + sum a_k cos ks + b_k sin ks)")
+      .required().positive();
+  sh.variant("type", "star").realList("cos", "a_1, a_2, ...: cosine coefficients of r(s) / R");
+  sh.variant("type", "star").realList("sin", "b_1, b_2, ...: sine coefficients of r(s) / R");
   sh.variant("type", "ellipse").real("a", "semi-axis along the body x axis").required().positive();
   sh.variant("type", "ellipse").real("b", "semi-axis along the body y axis").required().positive();
   sh.variant("type", "plate").real("length", "total length along the body x axis").required().positive();
   sh.variant("type", "plate").real("thickness", "thickness (a stadium: straight sides, round caps)")
       .required().positive();
-  for (const char* kind : {"circle", "ellipse", "plate"})
-    sh.variant("type", kind).integer("edges", "number of polygon edges (panels)").def(64).min(3)
-        .max(kMaxEdges);
+  for (const char* kind : {"circle", "ellipse", "star", "plate"})
+    sh.variant("type", kind).integer("edges", "number of polygon edges (panels), or of Nystrom nodes (even)")
+        .def(64).min(3).max(kMaxEdges);
   for (const char* kind : {"circle", "ellipse"})
     sh.variant("type", kind).enumeration("sampling", {"tangent", "inscribed"},
         "polygon edges tangent to the curve at their midpoints, or vertices on the curve").def("tangent");
@@ -109,12 +116,16 @@ std::vector<lie::Vec2> readVertexFile(const io::DeckNode& shape, const std::stri
   return v;
 }
 
-fluid::Polygon readShape(const io::DeckNode& body, const std::string& deckFile) {
+fluid::ShapeSpec readShapeSpec(const io::DeckNode& body, const std::string& deckFile) {
   const io::DeckNode sh = body.map("shape");
   fluid::ShapeSpec spec;
   spec.kind = sh.string("type");
   if (spec.kind == "circle") {
     spec.radius = sh.real("radius");
+  } else if (spec.kind == "star") {
+    spec.radius = sh.real("radius");
+    if (sh.has("cos")) spec.cosCoeffs = sh.vector("cos");
+    if (sh.has("sin")) spec.sinCoeffs = sh.vector("sin");
   } else if (spec.kind == "ellipse") {
     spec.a = sh.real("a");
     spec.b = sh.real("b");
@@ -139,17 +150,30 @@ fluid::Polygon readShape(const io::DeckNode& body, const std::string& deckFile) 
               " vertices, at most " + std::to_string(kMaxEdges) + " (panels per body)");
     spec.smooth = sh.boolean("smooth");
   }
+  return spec;
+}
+
+/// The outline (panel polygon, or the curve's outline through the Nystrom nodes) and the curve.
+void readShape(const io::DeckNode& body, const fluid::ShapeSpec& spec, bool nystrom, BodyConfig& c) {
+  const io::DeckNode sh = body.map("shape");
+  if (nystrom && (spec.edges % 2 != 0 || spec.edges < 8))
+    sh.fail("edges", "the Nystrom node count must be even and at least 8, got " + std::to_string(spec.edges));
   try {
-    return fluid::makeShape(spec);
+    if (fluid::isSmoothAnalytic(spec)) c.curve = fluid::makeCurve(spec);
+    if (nystrom) {
+      c.shape = fluid::curveOutline(*c.curve, spec.edges);
+    } else {
+      c.shape = fluid::makeShape(spec);
+    }
   } catch (const ConfigurationError& e) {
     sh.fail("", e.what());
   }
 }
 
-BodyConfig readBody(const io::DeckNode& b, const std::string& deckFile, int index) {
+BodyConfig readBody(const io::DeckNode& b, const fluid::ShapeSpec& spec, bool nystrom, int index) {
   BodyConfig c;
   c.name = b.string("name").empty() ? "body " + std::to_string(index) : b.string("name");
-  c.shape = readShape(b, deckFile);
+  readShape(b, spec, nystrom, c);
   const fluid::Polygon& shape = c.shape;
   const bool density = b.has("density"), mass = b.has("mass"), inertia = b.has("inertia");
   if (density == (mass || inertia) || mass != inertia)
@@ -175,6 +199,13 @@ std::vector<fluid::Polygon> shapes(const FluidBodyConfig& c) {
   return s;
 }
 
+std::unique_ptr<fluid::BoundaryFluid> makeBoundaryFluid(const FluidBodyConfig& c, MPI_Comm comm) {
+  std::vector<fluid::SmoothCurve> curves;
+  if (c.discretization == fluid::DiscretizationKind::Nystrom)
+    for (const auto& b : c.bodies) curves.push_back(*b.curve);
+  return fluid::makeBoundaryFluid(comm, shapes(c), curves, c.discretization, c.fluidDensity, "panel_");
+}
+
 FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
   const io::DeckNode root = deck.root();
   FluidBodyConfig c;
@@ -183,8 +214,24 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
   c.minDistancePanels = root.map("fluid").real("min_distance_panels");
   c.vortices = readVortices(root);
   const auto bodies = root.list("bodies");
+  std::vector<fluid::ShapeSpec> specs;
+  bool smooth = true;
+  for (const auto& b : bodies) {
+    specs.push_back(readShapeSpec(b, deck.file()));
+    smooth = smooth && fluid::isSmoothAnalytic(specs.back());
+  }
+  const std::string disc = root.map("fluid").string("discretization");
+  if (disc == "nystrom" && !smooth)
+    for (std::size_t j = 0; j < bodies.size(); ++j)
+      if (!fluid::isSmoothAnalytic(specs[j]))
+        root.map("fluid").fail("discretization", "nystrom needs smooth analytic bodies (circle, ellipse, "
+                               "star); body " + std::to_string(j) + " is a " + specs[j].kind);
+  c.discretization = (disc == "nystrom" || (disc == "auto" && smooth && !bodies.empty()))
+                         ? fluid::DiscretizationKind::Nystrom
+                         : fluid::DiscretizationKind::Panel;
+  const bool nystrom = c.discretization == fluid::DiscretizationKind::Nystrom;
   for (std::size_t j = 0; j < bodies.size(); ++j)
-    c.bodies.push_back(readBody(bodies[j], deck.file(), static_cast<int>(j)));
+    c.bodies.push_back(readBody(bodies[j], specs[j], nystrom, static_cast<int>(j)));
   if (!c.bodies.empty()) {
     std::vector<fluid::Polygon> shapes;
     std::vector<lie::Pose> poses;
@@ -211,7 +258,7 @@ run::Driver fluidbodyDriver() {
     if (c.bodies.empty())
       fluid = std::make_unique<fluid::PointVortexFluid>(comm, c.fluidDensity);
     else
-      fluid = std::make_unique<fluid::PanelFluid>(comm, shapes(c), c.fluidDensity, "panel_");
+      fluid = makeBoundaryFluid(c, comm);
     return std::make_unique<fluidbody::FluidBodyModel>(std::move(c), std::move(fluid), comm);
   };
   return d;

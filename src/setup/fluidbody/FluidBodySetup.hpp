@@ -2,6 +2,11 @@
 // FluidBodyConfig, and the run::Driver of kirchhoff-fluidbody (with its --added-mass tool).
 #pragma once
 
+#include <mpi.h>
+
+#include <memory>
+
+#include "fluid/BoundaryFluid.hpp"
 #include "fluid/Polygon.hpp"
 #include "io/Deck.hpp"
 #include "io/Schema.hpp"
@@ -14,6 +19,8 @@ void addFluidBodyKeys(io::Schema& s);
 fluidbody::FluidBodyConfig readFluidBodyConfig(const io::Deck& deck);
 /// The body outlines of a configuration (in their body frames), in body order.
 std::vector<fluid::Polygon> shapes(const fluidbody::FluidBodyConfig& c);
+/// The boundary fluid of the configuration's discretization (fluid.discretization), options -panel_*.
+std::unique_ptr<fluid::BoundaryFluid> makeBoundaryFluid(const fluidbody::FluidBodyConfig& c, MPI_Comm comm);
 run::Driver fluidbodyDriver();
 
 }  // namespace kirchhoff::setup

@@ -17,7 +17,6 @@
 #include "core/Mpi.hpp"
 #include "fluid/AddedMassReport.hpp"
 #include "fluid/FlowEvaluator.hpp"
-#include "fluid/PanelFluid.hpp"
 #include "io/FlowField.hpp"
 #include "setup/fluidbody/FluidBodySetup.hpp"
 
@@ -32,7 +31,7 @@ void printMatrix(const char* title, const Eigen::MatrixXd& A) {
   std::printf("%s (%ld x %ld, order Omega, V1, V2 per body, body frames)\n", title,
               static_cast<long>(A.rows()), static_cast<long>(A.cols()));
   for (int i = 0; i < A.rows(); ++i) {
-    for (int j = 0; j < A.cols(); ++j) std::printf(" %13.6e", A(i, j));
+    for (int j = 0; j < A.cols(); ++j) std::printf(" %24.16e", A(i, j));
     std::printf("\n");
   }
 }
@@ -76,18 +75,14 @@ int addedMassTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*outd
     M(3 * j + 1, 3 * j + 1) = M(3 * j + 2, 3 * j + 2) = b.mass;
     if (std::abs(b.inertia - b.shape.inertia(density.back())) > 1e-12 * b.inertia) ownInertia = true;
   }
-  const std::string report =
-      fluid::addedMassReport(comm, shapes(c), initialPoses(c), density, c.fluidDensity, "panel_");
-  Eigen::MatrixXd A;
-  if (ownInertia) {  // same on every rank: the solve is collective
-    fluid::PanelFluid f(comm, shapes(c), c.fluidDensity, "panel_");
-    f.setConfiguration(initialPoses(c), fluid::Vortices{});
-    A = f.addedMass();
-  }
+  const std::unique_ptr<fluid::BoundaryFluid> f = makeBoundaryFluid(c, comm);
+  f->setConfiguration(initialPoses(c), fluid::Vortices{});
+  const std::string report = fluid::addedMassReport(*f, density);
+  const Eigen::MatrixXd A = f->addedMass();
   if (rankOf(comm) != 0) return kExitOk;
   std::printf("# %s at t = 0\n", deck.file().c_str());
   for (std::size_t j = 0; j < c.bodies.size(); ++j)
-    std::printf("# body %zu = %s: mass %.10g, inertia %.10g\n", j, c.bodies[j].name.c_str(),
+    std::printf("# body %zu = %s: mass %.17g, inertia %.17g\n", j, c.bodies[j].name.c_str(),
                 c.bodies[j].mass, c.bodies[j].inertia);
   std::printf("%s", report.c_str());
   if (ownInertia) {
@@ -138,7 +133,8 @@ int flowFieldTool(const io::Deck& deck, MPI_Comm comm, const std::string& outdir
   const FluidBodyConfig c = readFluidBodyConfig(deck);
   const io::DeckNode ff = deck.root().map("flow_field");
   const Grid g = flowGrid(ff, c);
-  fluid::PanelFluid fluid(comm, shapes(c), c.fluidDensity, "panel_");
+  const std::unique_ptr<fluid::BoundaryFluid> fp = makeBoundaryFluid(c, comm);
+  fluid::BoundaryFluid& fluid = *fp;
   fluid.setConfiguration(initialPoses(c), initialVortices(c));
   const double t0 = MPI_Wtime();
   const fluid::FlowSample s =

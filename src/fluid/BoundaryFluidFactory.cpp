@@ -1,0 +1,35 @@
+// The BoundaryFluid on the panel or Nystrom discretization (docs/fluidbody.md "Panel method",
+// "High-order boundary integrals"), with the solver options of the -panel_ prefix.
+#include "fluid/BoundaryFluidFactory.hpp"
+
+#include "core/Error.hpp"
+#include "fluid/NystromDiscretization.hpp"
+#include "fluid/PanelFluid.hpp"
+
+namespace kirchhoff::fluid {
+
+DiscretizationKind discretizationKind(const std::string& name) {
+  if (name == "panel") return DiscretizationKind::Panel;
+  if (name == "nystrom") return DiscretizationKind::Nystrom;
+  throw ConfigurationError("fluid discretization '" + name + "' is unknown (choices: panel, nystrom)");
+}
+
+std::string discretizationName(DiscretizationKind kind) {
+  return kind == DiscretizationKind::Panel ? "panel" : "nystrom";
+}
+
+std::unique_ptr<BoundaryFluid> makeBoundaryFluid(MPI_Comm comm, const std::vector<Polygon>& outlines,
+                                                 const std::vector<SmoothCurve>& curves,
+                                                 DiscretizationKind kind, double fluidDensity,
+                                                 const std::string& prefix) {
+  const PanelOptions o = PanelOptions::fromOptions(comm, prefix);
+  if (kind == DiscretizationKind::Panel) return std::make_unique<PanelFluid>(comm, outlines, fluidDensity, o, prefix);
+  if (curves.size() != outlines.size())
+    throw ConfigurationError("nystrom: every body needs a smooth analytic shape (circle, ellipse, star)");
+  std::vector<int> nodes;
+  for (const Polygon& p : outlines) nodes.push_back(p.size());
+  return std::make_unique<BoundaryFluid>(comm, outlines, std::make_unique<NystromDiscretization>(curves, nodes),
+                                         fluidDensity, SolverOptions{o.solver, o.directMax}, prefix);
+}
+
+}  // namespace kirchhoff::fluid

@@ -1,0 +1,30 @@
+// Chooses the boundary discretization of docs/fluidbody.md ("Panel method" or "High-order boundary
+// integrals") for the deck key fluid.discretization and builds the BoundaryFluid on it.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fluid/BoundaryFluid.hpp"
+#include "fluid/Polygon.hpp"
+#include "fluid/SmoothCurve.hpp"
+
+namespace kirchhoff::fluid {
+
+enum class DiscretizationKind { Panel, Nystrom };
+
+/// "panel" | "nystrom" (throws ConfigurationError naming the choices otherwise).
+DiscretizationKind discretizationKind(const std::string& name);
+std::string discretizationName(DiscretizationKind kind);
+
+/// Outline j (its vertex count is the panel or node count of body j) and, for Nystrom, curve j.
+/// Solver options for either: -<prefix>solver, -<prefix>direct_max, -<prefix>ksp_* (PanelOptions).
+std::unique_ptr<BoundaryFluid> makeBoundaryFluid(MPI_Comm comm, const std::vector<Polygon>& outlines,
+                                                 const std::vector<SmoothCurve>& curves,
+                                                 DiscretizationKind kind, double fluidDensity,
+                                                 const std::string& prefix = "panel_");
+
+}  // namespace kirchhoff::fluid

@@ -1,0 +1,67 @@
+// The Nystrom discretization of smooth analytic bodies (docs/fluidbody.md "High-order boundary
+// integrals", (FB-34)-(FB-38)): periodic trapezoidal nodes, the adjoint double layer with its curvature
+// diagonal, the Kress-corrected log kernel, trapezoidal interactions, upsampled near fields.
+#pragma once
+
+#include <map>
+#include <vector>
+
+#include "fluid/Discretization.hpp"
+#include "fluid/SmoothCurve.hpp"
+
+namespace kirchhoff::fluid {
+
+class NystromDiscretization : public Discretization {
+ public:
+  /// Body j: curve j with nodes[j] (even, >= 8) equispaced parameter nodes s_q = 2 pi q / N.
+  NystromDiscretization(std::vector<SmoothCurve> curves, const std::vector<int>& nodes);
+
+  std::string name() const override { return "nystrom"; }
+  int bodyCount() const override { return static_cast<int>(curves_.size()); }
+  const BodyNodes& body(int j) const override { return nodes_[static_cast<std::size_t>(j)]; }
+  const Eigen::MatrixXd& selfNormal(int j) const override { return selfM_[static_cast<std::size_t>(j)]; }
+  const Eigen::MatrixXd& selfPotential(int j) const override { return selfS_[static_cast<std::size_t>(j)]; }
+  void interaction(int P, const lie::Pose& gP, int first, int count, int Q, const lie::Pose& gQ, double* M,
+                   int ldM, double* S, int ldS) const override;
+  Eigen::Vector3d interactionGradient(int P, const lie::Pose& gP, int first, int count, int Q,
+                                      const lie::Pose& gQ, const PairWeights& w) const override;
+  /// Upsampled (FB-38) for points closer than kNearFactor fine spacings to the curve.
+  void pointField(int Q, const lie::Pose& gQ, const Complex& z, int first, int count, double* psi,
+                  Complex* dOmega, double* phi = nullptr) const override;
+  Eigen::MatrixXcd multipoleMoments(int j, int order) const override;
+
+  const SmoothCurve& curve(int j) const { return curves_[static_cast<std::size_t>(j)]; }
+  /// Distance from the body-frame point Z to curve j (Newton on the nearest node's parameter).
+  double distanceToCurve(int j, const Vec2& Z) const;
+  /// Upsampling level of a target at body-frame point Z: 0 = the nodes, l = N 2^l fine nodes, the
+  /// smallest l with fine spacing max|x'| 2 pi / (N 2^l) <= distance / kNearFactor (capped: kMaxFine).
+  int upsamplingLevel(int j, const Vec2& Z) const;
+
+  /// Trapezoidal error of a kernel singular at distance d with spacing h ~ exp(-2 pi d / h): 5 spacings
+  /// per distance give ~ 2e-14.
+  static constexpr double kNearFactor = 5.0;
+  /// Largest interpolation matrix N x N_fine kept per level (doubles).
+  static constexpr long kMaxFine = 1L << 23;
+
+ private:
+  struct Fine {
+    int size = 0;
+    std::vector<Complex> x;  // body-frame fine nodes
+    Eigen::MatrixXd T;       // N x N_fine: T(q, f) = |x'_q| (2 pi / N_fine) D_N(s_f - s_q)
+  };
+  const Fine& fine(int j, int level) const;
+  void place(int j, const lie::Pose& g) const;
+
+  std::vector<SmoothCurve> curves_;
+  std::vector<BodyNodes> nodes_;
+  std::vector<std::vector<double>> speed_;
+  std::vector<double> maxSpeed_;
+  std::vector<Eigen::MatrixXd> selfM_, selfS_;
+  // Spatial nodes and normals at the pose of the last call, per body.
+  mutable std::vector<std::vector<Complex>> x_, nu_;
+  mutable std::vector<lie::Pose> pose_;
+  mutable std::vector<bool> placed_;
+  mutable std::vector<std::map<int, Fine>> fine_;
+};
+
+}  // namespace kirchhoff::fluid
