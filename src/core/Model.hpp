@@ -44,9 +44,6 @@ class Model {
   /// The invariant whose relative change the progress line shows ("energy" by default; a damped
   /// model shows its energy balance instead, since its energy decays by design).
   virtual std::string monitoredInvariant() const { return "energy"; }
-  /// The invariant-log columns the exact flow conserves for this configuration (kind
-  /// "conserved" in docs/output.md); OUTDIR/summary.json reports their largest relative change.
-  virtual std::vector<std::string> conservedInvariants() const { return {monitoredInvariant()}; }
   /// Fills a snapshot for the trajectory output; returns false if the model has none.
   virtual bool snapshot(const State& /*s*/, Snapshot& /*out*/) { return false; }
   /// One line for the sweep summary table (final state).

@@ -161,11 +161,10 @@ class Loop {
     s.message = r.message;
     try {
       if (log_) log_->flush();
-      if (model_) {  // the conserved columns, in the log's order
-        const auto conserved = model_->conservedInvariants();
+      if (model_) {  // the conserved columns (their kind in io/Quantities), in the log's order
         std::vector<std::string> cols;
-        for (const auto& n : names_)
-          if (std::find(conserved.begin(), conserved.end(), n) != conserved.end()) cols.push_back(n);
+        for (const auto& q : io::logQuantities(driver_.model, names_, &deck_))
+          if (q.kind == "conserved") cols.push_back(q.name);
         s.maxRelativeChange = maxRelativeChanges(opt_.outdir + "/invariants.h5", cols);
       }
       if (fs::is_directory(opt_.outdir)) writeSummaryFile(opt_.outdir + "/summary.json", s);

@@ -135,7 +135,7 @@ class Logs(unittest.TestCase):
         self.assertIsNone(r.deck_value("no.such.key"))
 
     def test_summary_agrees_with_the_log(self):
-        # The driver's summary.json (C++ Model::conservedInvariants) names exactly the columns the
+        # The driver's summary.json (kinds of io/Quantities, deck-aware) names exactly the columns the
         # reader tags conserved, and its changes are the log's max |c - c0| / |c0|.
         for name in EXPECTED_KINDS:
             with self.subTest(run=name):

@@ -80,12 +80,6 @@ std::vector<std::string> RayleighModel::invariantNames() const {
   return n;
 }
 
-std::vector<std::string> RayleighModel::conservedInvariants() const {
-  std::vector<std::string> n = {"energy_balance"};
-  if (cfg_.system->dim() == 3) n.push_back("J3");
-  return n;
-}
-
 std::vector<double> RayleighModel::invariants(const State& s, const StepReport&) {
   const VectorXd q = toEigen(s["q"]), p = toEigen(s["p"]);
   const double H = cfg_.system->hamiltonian(q, p);

@@ -41,7 +41,6 @@ class RayleighModel final : public Model {
   std::vector<std::string> invariantNames() const override;
   /// Progress line: H + W - H_0: the energy decays by design.
   std::string monitoredInvariant() const override { return "energy_balance"; }
-  std::vector<std::string> conservedInvariants() const override;
   std::vector<double> invariants(const State& s, const StepReport& last) override;
   bool snapshot(const State& s, Snapshot& out) override;
   std::string summary(const State& s) override;

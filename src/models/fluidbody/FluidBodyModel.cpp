@@ -147,13 +147,6 @@ std::vector<std::string> FluidBodyModel::invariantNames() const {
   return n;
 }
 
-std::vector<std::string> FluidBodyModel::conservedInvariants() const {
-  std::vector<std::string> n = {"energy", "momentum_x", "momentum_y", "angular_momentum",
-                                "c2_momentum_x", "c2_momentum_y", "c2_angular_momentum"};
-  if (n_ == 0) n.insert(n.end(), {"impulse_x", "impulse_y", "angular_impulse"});  // vortices alone
-  return n;
-}
-
 std::vector<double> FluidBodyModel::invariants(const State& s, const StepReport& last) {
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p");
   const Eigen::VectorXd Xi = lagrangian_.bodyVelocity(q, p);

@@ -31,7 +31,6 @@ class FluidBodyModel : public Model {
   void restore(State& s) override;
   StepReport step(State& s) override;
   std::vector<std::string> invariantNames() const override;
-  std::vector<std::string> conservedInvariants() const override;
   std::vector<double> invariants(const State& s, const StepReport& last) override;
   void check(const State& s) override;
   bool snapshot(const State& s, Snapshot& out) override;

@@ -212,8 +212,6 @@ std::vector<std::string> SloshModel::invariantNames() const {
   return {"energy", "vehicle_energy", "momentum_balance", "q", "qdot", "mass", "min_depth", "min_stretch"};
 }
 
-std::vector<std::string> SloshModel::conservedInvariants() const { return {"energy", "momentum_balance", "mass"}; }
-
 std::vector<double> SloshModel::invariants(const State& s, const StepReport& /*last*/) {
   const SloshInvariants v = measure(s);
   lastInvariants_ = {v.energy, v.vehicleEnergy, v.momentumBalance, v.q,

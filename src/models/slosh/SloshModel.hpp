@@ -36,7 +36,6 @@ class SloshModel final : public Model {
   /// energy (E - E_rest), vehicle_energy, momentum_balance (p + impulse), q, qdot, mass, min_depth,
   /// min_stretch.
   std::vector<std::string> invariantNames() const override;
-  std::vector<std::string> conservedInvariants() const override;
   std::vector<double> invariants(const State& s, const StepReport& last) override;
   /// Stops (NumericalError with checkpointState) before x_a <= 0: when x_a jumps by more than the
   /// fraction stop.maxJump between neighbouring cells (a bore), min x_a < stop.minStretch, or a depth

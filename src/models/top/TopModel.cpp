@@ -159,17 +159,6 @@ std::vector<std::string> TopModel::invariantNames() const {
   return n;
 }
 
-std::vector<std::string> TopModel::conservedInvariants() const {
-  std::vector<std::string> n = {"energy", "f1", "f2", "J1", "J2"};
-  const HeavyTopParameters& par = config_.top;
-  const double s = par.inertia.cwiseAbs().maxCoeff();
-  if (par.isKovalevskaya()) n.push_back("kovalevskaya");
-  if (std::abs(par.inertia[0] - par.inertia[1]) <= 1e-12 * s && std::abs(par.c[0]) <= 1e-12 &&
-      std::abs(par.c[1]) <= 1e-12)
-    n.push_back("Pi3");  // the Lagrange top
-  return n;
-}
-
 std::vector<double> TopModel::invariants(const State& s, const StepReport& last) {
   const Eigen::VectorXd x = stateVector(s);
   const Vec6 y = stepper_.heavyTopState(x);

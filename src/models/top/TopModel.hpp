@@ -66,7 +66,6 @@ class TopModel final : public Model {
   void restore(State& s) override;
   StepReport step(State& s) override;
   std::vector<std::string> invariantNames() const override;
-  std::vector<std::string> conservedInvariants() const override;
   std::vector<double> invariants(const State& s, const StepReport& last) override;
   std::string summary(const State& s) override;
 
