@@ -12,6 +12,7 @@ curve (second-order schemes: time ~ error^-1/2 beyond the measured range). Print
     top_bench_scipy.py [BENCH_TOP_BINARY] [--quick]
 """
 import math
+import os
 import subprocess
 import sys
 import time
@@ -84,6 +85,8 @@ def main(argv):
     ap.add_argument("--quick", action="store_true", help="pass --quick to bench_top (fewer points)")
     a = ap.parse_args(argv)
     binary, quick = a.binary, a.quick
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        ap.error("%s: no bench_top executable there (build it: cmake --build build --target bench_top)" % binary)
     ref, curves = kirchhoff_curves(binary, quick)
     print("## Time to the same final error, Kovalevskaya top, T = %g (reference: C++ DOP853 at 1e-14)\n" % T)
     print("scipy %s, solve_ivp DOP853, heavy-top right-hand side in plain Python floats; kirchhoff "

@@ -2,6 +2,7 @@
 file (invariants.h5, snapshots.h5, flowfield.h5, a checkpoint), as a Run whose parts are read on
 first use. Every failure is a LoadError naming the path and what is wrong."""
 import glob
+import json
 import os
 
 from . import _h5, checkpoint as _checkpoint, flowfield as _flowfield, log as _log, snapshots as _snapshots
@@ -83,6 +84,22 @@ class Run:
     @property
     def is_sweep(self):
         return bool(self.cases)
+
+    @property
+    def summary(self):
+        """OUTDIR/summary.json as a dict (docs/output.md, "summary.json"): status, exit_status,
+        steps, wall_seconds, steps_per_second, max_relative_change, ...; for a sweep folder the
+        aggregate of jobscripts/summarize. None when the run's folder has none."""
+        if not self.folder:
+            return None
+        path = os.path.join(self.folder, "summary.json")
+        if not os.path.exists(path):
+            return None
+        try:
+            with open(path, encoding="utf-8") as f:
+                return json.load(f)
+        except (OSError, ValueError) as e:
+            raise LoadError(f"{path}: not a readable summary ({e})") from None
 
     def has(self, part):
         """True if the run has `part`: 'log', 'snapshots', 'flow_field' or 'checkpoint'."""

@@ -21,6 +21,7 @@
 #include <cmath>
 
 #include "core/Error.hpp"
+#include "core/LogEvents.hpp"
 #include "fluid/PanelKernel.hpp"
 
 namespace kirchhoff::fluid {
@@ -321,12 +322,15 @@ void BoundaryFluid::setConfiguration(const std::vector<lie::Pose>& poses, const 
     return;
   }
   double t0 = MPI_Wtime();
-  if (moved) {
-    assembledPoses_.clear();  // none valid until the new factorization is in place
-    assembleInterBody();
+  {
+    ScopedEvent ev(Phase::PanelAssembly);
+    if (moved) {
+      assembledPoses_.clear();  // none valid until the new factorization is in place
+      assembleInterBody();
+    }
+    assembleVortexTerms();
+    imageData();
   }
-  assembleVortexTerms();
-  imageData();
   double t1 = MPI_Wtime();
   if (moved) {
     system_->update();
@@ -392,6 +396,7 @@ Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
   if (Xi.size() != 3 * n)
     throw ConfigurationError("lagrangianGradient: Xi has " + std::to_string(Xi.size()) +
                              " entries, expected " + std::to_string(3 * n));
+  ScopedEvent ev(Phase::PanelGradient);
   const double t0 = MPI_Wtime();
   Eigen::VectorXd grad = Eigen::VectorXd::Zero(3 * n + 2 * m);
   Eigen::Map<Eigen::VectorXd> gv(grad.data() + 3 * n, 2 * m);

@@ -22,7 +22,7 @@ std::unique_ptr<BoundaryFluid> makeBoundaryFluid(MPI_Comm comm, const std::vecto
                                                  const std::vector<SmoothCurve>& curves,
                                                  DiscretizationKind kind, double fluidDensity,
                                                  const std::string& prefix) {
-  const PanelOptions o = PanelOptions::fromOptions(prefix);
+  const PanelOptions o = PanelOptions::fromOptions(comm, prefix);
   if (kind == DiscretizationKind::Panel) return std::make_unique<PanelFluid>(comm, outlines, fluidDensity, o, prefix);
   if (curves.size() != outlines.size())
     throw ConfigurationError("nystrom: every body needs a smooth analytic shape (circle, ellipse, star)");

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/LogEvents.hpp"
 #include "fluid/PetscThrow.hpp"
 
 namespace kirchhoff::fluid {
@@ -56,6 +57,7 @@ BoundarySystem::BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
       // Constant matrix: its explicit inverse turns every solve into one matrix product (faster
       // than two triangular solves with the few right-hand sides of an evaluation).
       factor();
+      ScopedEvent ev(Phase::PanelFactor);
       inverse_ = lu_.inverse();
     }
   } else {
@@ -107,6 +109,7 @@ void BoundarySystem::setupKsp(const std::string& prefix) {
 }
 
 void BoundarySystem::factor() {
+  ScopedEvent ev(Phase::PanelFactor);
   if (ranks_ == 1) {
     lu_.compute(rows_);
     return;
@@ -128,6 +131,7 @@ void BoundarySystem::update() {
 }
 
 Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose) const {
+  ScopedEvent ev(Phase::PanelSolve);
   if (direct_) {
     lastIterations_ = 0;
     if (layout_.bodies == 1) return transpose ? Eigen::MatrixXd(inverse_.transpose() * rhs) : Eigen::MatrixXd(inverse_ * rhs);

@@ -3,58 +3,56 @@
 
 #include <petscsys.h>
 
-#include <cctype>
 #include <memory>
 
 #include "core/Error.hpp"
-#include "fluid/PetscThrow.hpp"
+#include "core/OptionErrors.hpp"
 
 namespace kirchhoff::fluid {
 
 namespace {
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+
+PetscErrorCode readPanelOptions(MPI_Comm comm, const std::string& prefix, PanelOptions& o,
+                                OptionErrors& e) {
+  PetscFunctionBeginUser;
+  static const char* const corrections[] = {"auto", "none", "turning", "flux"};
+  static const char* const solvers[] = {"auto", "direct", "ksp"};
+  PetscInt correction = static_cast<PetscInt>(o.correction), solver = static_cast<PetscInt>(o.solver);
+  PetscInt directMax = o.directMax, cacheMax = static_cast<PetscInt>(o.cacheMax);
+  PetscOptionsBegin(comm, prefix.c_str(), "kirchhoff panel method (docs/fluidbody.md, Sec. 3)", "PanelFluid");
+  e.option = "correction";
+  PetscCall(PetscOptionsEList("-correction", "discrete-circulation correction of the panel system (FB-18)",
+                              "PanelFluid", corrections, 4, corrections[correction], &correction, nullptr));
+  e.option = "solver";
+  PetscCall(PetscOptionsEList("-solver", "panel system: dense LU up to -panel_direct_max unknowns (auto), "
+                              "always LU (direct) or KSP with body-block preconditioner (ksp)",
+                              "PanelFluid", solvers, 3, solvers[solver], &solver, nullptr));
+  e.option = "direct_max";
+  PetscCall(PetscOptionsBoundedInt("-direct_max", "largest panel system solved by dense LU with -panel_solver auto",
+                                   "PanelFluid", directMax, &directMax, nullptr, 0));
+  e.option = "cache_max";
+  PetscCall(PetscOptionsBoundedInt("-cache_max", "inter-body influence entries kept for the gradient",
+                                   "PanelFluid", cacheMax, &cacheMax, nullptr, 0));
+  PetscOptionsEnd();
+  o.correction = static_cast<PanelCorrection>(correction);
+  o.solver = static_cast<PanelSolver>(solver);
+  o.directMax = static_cast<int>(directMax);
+  o.cacheMax = static_cast<long>(cacheMax);
+  PetscFunctionReturn(0);
 }
+
 }  // namespace
 
-PanelOptions PanelOptions::fromOptions(const std::string& prefix) {
+PanelOptions PanelOptions::fromOptions(MPI_Comm comm, const std::string& prefix) {
   PanelOptions o;
-  const char* pre = prefix.empty() ? nullptr : prefix.c_str();
-  char buf[64];
-  PetscBool set = PETSC_FALSE;
-  KIRCHHOFF_PETSC_THROW(PetscOptionsGetString(nullptr, pre, "-correction", buf, sizeof buf, &set));
-  if (set) {
-    const std::string v = lower(buf);
-    if (v == "auto") o.correction = PanelCorrection::Auto;
-    else if (v == "none") o.correction = PanelCorrection::None;
-    else if (v == "turning") o.correction = PanelCorrection::Turning;
-    else if (v == "flux") o.correction = PanelCorrection::Flux;
-    else
-      throw ConfigurationError("option -" + prefix + "correction: '" + v +
-                               "' is not one of auto, none, turning, flux");
-  }
-  KIRCHHOFF_PETSC_THROW(PetscOptionsGetString(nullptr, pre, "-solver", buf, sizeof buf, &set));
-  if (set) {
-    const std::string v = lower(buf);
-    if (v == "auto") o.solver = PanelSolver::Auto;
-    else if (v == "direct") o.solver = PanelSolver::Direct;
-    else if (v == "ksp") o.solver = PanelSolver::Ksp;
-    else
-      throw ConfigurationError("option -" + prefix + "solver: '" + v +
-                               "' is not one of auto, direct, ksp");
-  }
-  PetscInt n = 0;
-  KIRCHHOFF_PETSC_THROW(PetscOptionsGetInt(nullptr, pre, "-direct_max", &n, &set));
-  if (set) o.directMax = static_cast<int>(n);
-  KIRCHHOFF_PETSC_THROW(PetscOptionsGetInt(nullptr, pre, "-cache_max", &n, &set));
-  if (set) o.cacheMax = static_cast<long>(n);
+  OptionErrors errors(prefix);
+  errors.check(readPanelOptions(comm, prefix, o, errors));
   return o;
 }
 
 PanelFluid::PanelFluid(MPI_Comm comm, std::vector<Polygon> bodies, double fluidDensity,
                        const std::string& prefix)
-    : PanelFluid(comm, std::move(bodies), fluidDensity, PanelOptions::fromOptions(prefix), prefix) {}
+    : PanelFluid(comm, std::move(bodies), fluidDensity, PanelOptions::fromOptions(comm, prefix), prefix) {}
 
 PanelFluid::PanelFluid(MPI_Comm comm, std::vector<Polygon> bodies, double fluidDensity,
                        const PanelOptions& options, const std::string& prefix)

@@ -18,8 +18,9 @@ struct PanelOptions {
   /// while the stored entries stay <= cacheMax, else recomputed (log, atan2) in the gradient.
   long cacheMax = 1L << 20;
   /// Reads -<prefix>correction auto|none|turning|flux, -<prefix>solver auto|direct|ksp,
-  /// -<prefix>direct_max N, -<prefix>cache_max N from the PETSc options database.
-  static PanelOptions fromOptions(const std::string& prefix);
+  /// -<prefix>direct_max N, -<prefix>cache_max N from the PETSc options database (listed by
+  /// -help; a bad value throws a one-line DeckError).
+  static PanelOptions fromOptions(MPI_Comm comm, const std::string& prefix);
 };
 
 class PanelFluid : public BoundaryFluid {

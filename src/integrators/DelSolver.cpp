@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "core/Error.hpp"
+#include "core/LogEvents.hpp"
+#include "core/OptionErrors.hpp"
 
 namespace kirchhoff::integrators {
 
@@ -19,10 +21,36 @@ void checkPetsc(PetscErrorCode ierr, const std::string& what) {
 DelSolver::DelSolver(MPI_Comm comm, DiscreteLagrangian& ld, const std::string& prefix,
                      JacobianMode defaultMode)
     : comm_(comm), ld_(ld), prefix_(prefix), n_(ld.dimension()) {
-  checkPetsc(setUp(defaultMode), "DelSolver set-up");
+  OptionErrors errors(prefix_);
+  errors.check(readOptions(defaultMode, errors));
+  checkPetsc(setUp(), "DelSolver set-up");
 }
 
-PetscErrorCode DelSolver::setUp(JacobianMode defaultMode) {
+PetscErrorCode DelSolver::readOptions(JacobianMode defaultMode, OptionErrors& e) {
+  PetscFunctionBeginUser;
+  static const char* const names[] = {"fd", "approximate", "lagged"};
+  PetscInt mode = static_cast<PetscInt>(defaultMode), lag = lag_, tail = 0;
+  PetscOptionsBegin(comm_, prefix_.c_str(), "kirchhoff DEL solve (docs/fluidbody.md, Sec. 4)", "DelSolver");
+  e.option = "jacobian";
+  PetscCall(PetscOptionsEList("-jacobian", "Newton matrix of the DEL equations", "DelSolver", names, 3,
+                              names[mode], &mode, nullptr));
+  e.option = "jacobian_lag";
+  PetscCall(PetscOptionsBoundedInt("-jacobian_lag", "steps between finite-difference refreshes of the "
+                                   "lagged Jacobian's correction", "DelSolver", lag, &lag, nullptr, 1));
+  // The last K unknowns (the vortex coordinates, say) get their Jacobian columns by differences
+  // at every iteration instead of the secant update.
+  e.option = "jacobian_fd_tail";
+  PetscCall(PetscOptionsRangeInt("-jacobian_fd_tail", "last K unknowns whose Jacobian columns are "
+                                 "differenced at every iteration (lagged)", "DelSolver", tail, &tail,
+                                 nullptr, 0, n_));
+  PetscOptionsEnd();
+  mode_ = static_cast<JacobianMode>(mode);
+  lag_ = static_cast<int>(lag);
+  fresh_ = n_ - static_cast<int>(tail);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode DelSolver::setUp() {
   PetscFunctionBeginUser;
   int size = 1;
   MPI_Comm_size(comm_, &size);
@@ -34,28 +62,6 @@ PetscErrorCode DelSolver::setUp(JacobianMode defaultMode) {
   PetscCall(SNESCreate(comm_, &snes_));
   PetscCall(SNESSetOptionsPrefix(snes_, prefix_.c_str()));
   PetscCall(SNESSetFunction(snes_, f_, residual, this));
-  const char* names[] = {"fd", "approximate", "lagged"};
-  char jac[64];
-  std::strcpy(jac, names[static_cast<int>(defaultMode)]);
-  PetscBool set = PETSC_FALSE;
-  PetscCall(PetscOptionsGetString(nullptr, prefix_.c_str(), "-jacobian", jac, sizeof jac, &set));
-  if (std::strcmp(jac, "fd") == 0) mode_ = JacobianMode::Fd;
-  else if (std::strcmp(jac, "approximate") == 0) mode_ = JacobianMode::Approximate;
-  else if (std::strcmp(jac, "lagged") == 0) mode_ = JacobianMode::Lagged;
-  else
-    SETERRQ(comm_, PETSC_ERR_ARG_UNKNOWN_TYPE, "-%sjacobian must be fd, approximate or lagged, got %s",
-            prefix_.c_str(), jac);
-  PetscInt lag = lag_;
-  PetscCall(PetscOptionsGetInt(nullptr, prefix_.c_str(), "-jacobian_lag", &lag, &set));
-  PetscCheck(lag >= 1, comm_, PETSC_ERR_ARG_OUTOFRANGE, "-%sjacobian_lag must be >= 1", prefix_.c_str());
-  lag_ = static_cast<int>(lag);
-  // -<prefix>jacobian_fd_tail K: the last K unknowns (the vortex coordinates, say) get their
-  // Jacobian columns by differences at every iteration instead of the secant update (default 0).
-  PetscInt tail = 0;
-  PetscCall(PetscOptionsGetInt(nullptr, prefix_.c_str(), "-jacobian_fd_tail", &tail, &set));
-  PetscCheck(tail >= 0 && tail <= n_, comm_, PETSC_ERR_ARG_OUTOFRANGE,
-             "-%sjacobian_fd_tail must be in [0, %d]", prefix_.c_str(), n_);
-  fresh_ = n_ - static_cast<int>(tail);
   if (mode_ == JacobianMode::Fd)
     PetscCall(SNESSetJacobian(snes_, J_, J_, SNESComputeJacobianDefault, this));
   else
@@ -124,6 +130,7 @@ PetscErrorCode DelSolver::setMatrix(const Eigen::MatrixXd& A, Mat J) {
 }
 
 Eigen::VectorXd DelSolver::residualAt(const Eigen::VectorXd& q1) {
+  ScopedEvent ev(Phase::DelResidual);
   Eigen::VectorXd d1, d2;
   ld_.slotDerivatives(*q0_, q1, &d1, &d2);
   lastQ1_ = q1;
@@ -170,6 +177,7 @@ PetscErrorCode DelSolver::residual(SNES, Vec x, Vec f, void* ctx) {
 PetscErrorCode DelSolver::matrixJacobian(SNES, Vec x, Mat J, Mat, void* ctx) {
   auto* self = static_cast<DelSolver*>(ctx);
   PetscFunctionBeginUser;
+  ScopedEvent ev(Phase::DelJacobian);
   Eigen::VectorXd q1;
   PetscCall(self->gather(x, q1));
   Eigen::MatrixXd A;

@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <petscsnes.h>
 
+#include "core/OptionErrors.hpp"
 #include "integrators/DiscreteLagrangian.hpp"
 
 namespace kirchhoff::integrators {
@@ -63,7 +64,9 @@ class DelSolver {
   PetscErrorCode gather(Vec x, Eigen::VectorXd& q);
   PetscErrorCode scatterOwned(const Eigen::VectorXd& v, Vec out);
   PetscErrorCode setMatrix(const Eigen::MatrixXd& A, Mat J);
-  PetscErrorCode setUp(JacobianMode defaultMode);
+  /// -<prefix>jacobian, -<prefix>jacobian_lag, -<prefix>jacobian_fd_tail (listed by -help).
+  PetscErrorCode readOptions(JacobianMode defaultMode, OptionErrors& errors);
+  PetscErrorCode setUp();
   /// Residual p_k + D1 L_d(q_k, q1) (counts an evaluation).
   Eigen::VectorXd residualAt(const Eigen::VectorXd& q1);
   Eigen::MatrixXd finiteDifferenceJacobian(const Eigen::VectorXd& q1, const Eigen::VectorXd& F, int first);

@@ -15,6 +15,7 @@
 #include "core/Mpi.hpp"
 #include "core/Error.hpp"
 #include "core/Hash.hpp"
+#include "core/LogEvents.hpp"
 #include "io/Hdf5.hpp"
 #include "io/SpaceHint.hpp"
 
@@ -155,6 +156,7 @@ CheckpointStore::CheckpointStore(MPI_Comm comm, std::string directory, int keep)
 
 std::string CheckpointStore::write(const State& s, const std::string& model, double dt,
                                    std::uint64_t deckHash, const std::string& deckText) {
+  ScopedEvent ev(Phase::Checkpoint);
   h5::silenceErrors();
   const bool root = rankOf(comm_) == 0;
   std::string error;
@@ -277,6 +279,7 @@ std::vector<std::string> CheckpointStore::list() const {
 }
 
 CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const std::string& model) const {
+  ScopedEvent ev(Phase::Checkpoint);
   h5::silenceErrors();
   CheckpointInfo info;
   info.path = path;

@@ -196,6 +196,13 @@ std::vector<std::string> allowedKeys(const Section& s,
 
 }  // namespace
 
+void validateKeyValue(const YAML::Node& value, const KeySpec& spec, const std::string& key,
+                      const std::string& where) {
+  validateValue(value, spec, key, where);
+}
+
+std::size_t keyEditDistance(const std::string& a, const std::string& b) { return editDistance(a, b); }
+
 void validate(const YAML::Node& node, const Section& section, const std::string& path,
               const std::string& file) {
   if (!node.IsMap() && !node.IsNull() && node.IsDefined())
@@ -353,11 +360,19 @@ Deck::Deck(const std::string& text, const std::string& file, const Schema& schem
                       "is one document: remove the '---' line or the keys after it");
   if (!docs.empty()) root_.reset(docs.front());
   if (!root_.IsMap()) throw DeckError(file_ + ": a deck must be a map of keys (model: ..., time: ...)");
-  validate(root_, schema_->root(), "", file_);
+  // The model first: another driver's deck would otherwise fail on its first model-specific key.
   const YAML::Node model = root_["model"];
   if (model.IsDefined() && model.IsScalar() && model.Scalar() != schema_->model())
     raise(file_, model, "model",
-          "this deck is for kirchhoff-" + model.Scalar() + ", not kirchhoff-" + schema_->model());
+          "this deck is for kirchhoff-" + model.Scalar() + " (model: " + model.Scalar() +
+              "), not kirchhoff-" + schema_->model());
+  validate(root_, schema_->root(), "", file_);
+}
+
+Deck::Deck(YAML::Node root, const std::string& text, const std::string& file, const Schema& schema)
+    : text_(text), file_(file), schema_(&schema), root_(std::move(root)) {
+  if (!root_.IsMap()) throw DeckError(file_ + ": a deck must be a map of keys (model: ..., time: ...)");
+  validate(root_, schema_->root(), "", file_);
 }
 
 Deck::Deck(const Deck& other)

@@ -49,6 +49,9 @@ class Deck {
  public:
   /// Parses and validates `text` (the contents of `file`); throws DeckError.
   Deck(const std::string& text, const std::string& file, const Schema& schema);
+  /// Validates an already parsed (and edited, see io/DeckOverrides) tree: its nodes keep their
+  /// file positions for the messages; `text` is what the hash covers and the log records.
+  Deck(YAML::Node root, const std::string& text, const std::string& file, const Schema& schema);
   /// Reads and validates a file; throws DeckError if unreadable.
   static Deck fromFile(const std::string& file, const Schema& schema);
   /// Copies are deep: YAML::Node copies share one tree and YAML::Node::operator= writes through
@@ -79,6 +82,14 @@ class Deck {
   const Schema* schema_;
   YAML::Node root_;
 };
+
+/// Checks one value against its key's spec (type, range, choices), as in a file; throws
+/// DeckError "<where>: key '<key>': ...".
+void validateKeyValue(const YAML::Node& value, const KeySpec& spec, const std::string& key,
+                      const std::string& where);
+
+/// Levenshtein distance (for "did you mean").
+std::size_t keyEditDistance(const std::string& a, const std::string& b);
 
 /// Strict validation of `node` against `section`; throws DeckError.
 void validate(const YAML::Node& node, const Section& section, const std::string& path,

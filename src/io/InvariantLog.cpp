@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/Error.hpp"
+#include "core/LogEvents.hpp"
 #include "io/Hdf5.hpp"
 
 namespace kirchhoff::io {
@@ -194,6 +195,7 @@ void appendRows(const std::string& path, const std::vector<std::string>& names,
 }  // namespace
 
 void InvariantLog::flush() {
+  ScopedEvent ev(Phase::InvariantLog);
   if (steps_.empty() || path_.empty()) return;
   appendRows(path_, names_, steps_, times_, columns_);
   steps_.clear();

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/LogEvents.hpp"
 #include "io/Quantities.hpp"
 
 namespace kirchhoff::io {
@@ -370,6 +371,7 @@ void SnapshotWriter::checkLayout(const Snapshot& snap, std::int64_t step) const 
 }
 
 void SnapshotWriter::write(std::int64_t step, double time, const Snapshot& snap, bool endOfRun) {
+  ScopedEvent ev(Phase::Snapshot);
   if (step <= lastStep_) return;
   if (meshes_.empty() && !snap.meshes.empty()) defineMeshes(snap);
   checkLayout(snap, step);

@@ -55,6 +55,12 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
     else if (s == "--max-wall") o.maxWall = parseSeconds(value(i, s));
     else if (s == "--overwrite") o.overwrite = true;
     else if (s == "--new-log") o.newLog = true;
+    else if (s == "--set" || s.rfind("--set=", 0) == 0) {
+      const std::string kv = s == "--set" ? value(i, s) : s.substr(6);
+      if (kv.find('=') == std::string::npos || kv[0] == '=')
+        throw UsageError("--set needs KEY=VALUE (e.g. --set time.dt=0.05), got '" + kv + "'");
+      o.sets.push_back(kv);
+    }
     else if (s == "--restart") {
       o.restart = true;
       if (i + 1 < a.size() && endsWith(a[i + 1], ".h5")) o.restartCheckpoint = a[++i];
@@ -74,8 +80,12 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
       throw UsageError("unexpected argument '" + s + "' (one deck only)");
     }
   }
-  if (!o.help && !o.version && !o.deckReference && o.deck.empty())
+  if (!o.help && !o.version && !o.deckReference && o.deck.empty()) {
+    if (std::find(o.petscArgs.begin(), o.petscArgs.end(), "-help") != o.petscArgs.end())
+      throw UsageError("-help lists the PETSc and kirchhoff options of the solvers a deck builds: "
+                       "give a deck (-h or --help for the command line)");
     throw UsageError("no deck given");
+  }
   if (o.restart && o.overwrite) throw UsageError("--restart and --overwrite exclude each other");
   if (o.newLog && !o.restart) throw UsageError("--new-log needs --restart [CHECKPOINT.h5]");
   return o;
@@ -85,10 +95,12 @@ std::string usage(const std::string& model,
                   const std::vector<std::pair<std::string, std::string>>& tools) {
   std::string u =
       "usage: kirchhoff-" + model +
-      " DECK.yaml [-o OUTDIR] [--restart [CHECKPOINT.h5]] [--steps N] [--max-wall S]\n"
-      "       [--case N] [--overwrite] [--new-log] [PETSc options]\n"
+      " DECK.yaml [-o OUTDIR] [--set KEY=VALUE]... [--restart [CHECKPOINT.h5]] [--steps N]\n"
+      "       [--max-wall S] [--case N] [--overwrite] [--new-log] [PETSc options]\n"
       "       kirchhoff-" + model + " --deck-reference | --version | --help\n\n"
       "  -o OUTDIR            output folder (default out/<deck name>)\n"
+      "  --set KEY=VALUE      override a deck value, checked as in the file (repeatable), e.g.\n"
+      "                       --set time.dt=0.05 --set bodies[0].density=2 --set rayleigh.scheme.method=heun\n"
       "  --restart [FILE]     continue from FILE or the newest valid checkpoint in OUTDIR\n"
       "  --steps N            end at step index N (absolute: a restart continues to N)\n"
       "  --max-wall S         wall-clock budget in seconds: checkpoint and exit 75 before it ends\n"
@@ -96,7 +108,10 @@ std::string usage(const std::string& model,
       "  --overwrite          start afresh in an OUTDIR that holds checkpoints (deletes them)\n"
       "  --new-log            with --restart: start a new invariant log at the checkpoint's step\n"
       "                       (e.g. --restart other/checkpoints/X.h5 -o NEWDIR, or lost logs)\n"
-      "  --deck-reference     print every deck key (type, default, range, meaning)\n";
+      "  --deck-reference     print every deck key (type, default, range, meaning)\n"
+      "  --version            versions of the code, PETSc, HDF5, MPI, Eigen, yaml-cpp; build options\n"
+      "  DECK -help           PETSc's help: every PETSc and kirchhoff option (-del_*, -panel_*) of the\n"
+      "                       solvers the deck builds, with its default; nothing is run\n";
   for (const auto& t : tools) u += "  " + t.first + std::string(t.first.size() < 20 ? 21 - t.first.size() : 1, ' ') + t.second + "\n";
   u += "\nexit codes: 0 finished, 1 numerical failure (last checkpoint kept), 64 usage error or\n"
        "            output folder in use, 65 bad deck, changed deck on restart, unreadable checkpoint\n"

@@ -1,5 +1,6 @@
 // The command line shared by all drivers:
-//   kirchhoff-<model> DECK.yaml [-o OUTDIR] [--restart [CHECKPOINT]] [--steps N] [--case N] [PETSc options]
+//   kirchhoff-<model> DECK.yaml [-o OUTDIR] [--set KEY=VALUE]... [--restart [CHECKPOINT]] [--steps N]
+//                     [--case N] [PETSc options]
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@ struct CliOptions {
   bool version = false;
   bool deckReference = false;
   std::string tool;               ///< a driver tool flag such as --added-mass
+  std::vector<std::string> sets;  ///< --set key=value overrides of deck values, in order
   std::vector<std::string> petscArgs;  ///< everything else, handed to PETSc
 };
 

@@ -14,12 +14,14 @@
 #include "core/Mpi.hpp"
 #include "core/Version.hpp"
 #include "io/OutputFolder.hpp"
+#include "io/DeckOverrides.hpp"
 #include "io/RunConfig.hpp"
 #include "io/TextFile.hpp"
 #include "run/Cli.hpp"
 #include "run/Signals.hpp"
 #include "run/Simulation.hpp"
 #include "run/Sweep.hpp"
+#include "run/VersionReport.hpp"
 
 namespace kirchhoff::run {
 
@@ -61,6 +63,13 @@ std::string readDeckText(const std::string& file) {
   broadcast(MPI_COMM_WORLD, text);
   if (!ok) throw DeckError(text);
   return text;
+}
+
+/// PETSc's -help: the options are listed as the solvers are built; nothing is run or written.
+bool helpRequested() {
+  PetscBool help = PETSC_FALSE;
+  PetscOptionsHasHelp(nullptr, &help);
+  return help == PETSC_TRUE;
 }
 
 /// Deck options first, then the command line again, so the command line wins.
@@ -111,7 +120,10 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
   const Driver driver = stoppableSetUp(plain);
   const io::Schema schema = driverSchema(driver);
   std::optional<ImmediateStop> setUp(std::in_place);  // deck reading and tools: nothing to save
-  const io::Deck deck(readDeckText(cli.deck), cli.deck, schema);
+  std::vector<std::string> notes;
+  const io::Deck deck = io::applyOverrides(io::Deck(readDeckText(cli.deck), cli.deck, schema), cli.sets, notes);
+  for (const auto& n : notes)
+    if (worldRank() == 0) std::fprintf(stderr, "note: %s\n", n.c_str());
   insertPetscOptions(deck, cli.petscArgs);
   if (!cli.tool.empty()) {
     for (const auto& t : driver.tools)
@@ -127,8 +139,13 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
   o.startTime = startTime;
   o.overwrite = cli.overwrite;
   o.newLog = cli.newLog;
+  for (const auto& s : cli.sets) o.overrides += (o.overrides.empty() ? "" : "\n") + s;
   const auto cases = io::sweepCases(deck);
   const bool sweep = !(cases.size() == 1 && cases.front().name.empty());
+  if (helpRequested()) {  // build the model so that its solvers list their options, then stop
+    driver.make(cases.front().deck, PETSC_COMM_WORLD);
+    return kExitOk;
+  }
   if (cli.caseIndex >= 0) {  // one case of a sweep (a job-array task), as if it were the whole deck
     const std::string flag = "--case " + std::to_string(cli.caseIndex) + ": ";
     if (!sweep) throw UsageError(flag + cli.deck + " has no sweep: section");
@@ -170,7 +187,7 @@ int main(int argc, char** argv, const Driver& driver) {
     if (worldRank() == 0) {
       if (cli.help) std::printf("kirchhoff-%s: %s\n\n%s", driver.model.c_str(), driver.description.c_str(),
                                 usage(driver.model, toolHelp).c_str());
-      if (cli.version) std::printf("kirchhoff-%s %s (git %s)\n", driver.model.c_str(), kCodeVersion, kGitSha);
+      if (cli.version) std::printf("%s", versionReport(driver.model).c_str());
       if (cli.deckReference) std::printf("%s", driverSchema(driver).markdown().c_str());
     }
     MPI_Finalize();

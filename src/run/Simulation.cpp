@@ -4,6 +4,7 @@
 
 #include <petscsys.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <tuple>
 #include <utility>
 
+#include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
 #include "core/Version.hpp"
 #include "io/Checkpoint.hpp"
@@ -27,6 +29,7 @@
 #include "io/SnapshotWriter.hpp"
 #include "io/SpaceHint.hpp"
 #include "run/Progress.hpp"
+#include "run/RunSummary.hpp"
 #include "run/Signals.hpp"
 #include "run/Watchdog.hpp"
 
@@ -94,7 +97,7 @@ std::string allPetscOptions() {
 class Loop {
  public:
   Loop(MPI_Comm comm, const Driver& d, const io::Deck& deck, const RunOptions& o)
-      : comm_(comm), driver_(d), deck_(deck), opt_(o) {
+      : comm_(comm), driver_(d), deck_(deck), opt_(o), wall0_(MPI_Wtime()) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
   }
@@ -103,7 +106,11 @@ class Loop {
     dog_ = std::make_unique<Watchdog>(
         stallTimeout(), opt_.label + (size_ > 1 ? "rank " + std::to_string(rank_) + ": " : ""),
         [this] { lock_.heartbeat(); }, io::OutdirLock::kHeartbeatSeconds);
-    setUp();
+    {
+      ScopedStage stage(Stage::SetUp);
+      setUp();
+    }
+    ScopedStage stage(Stage::TimeSteps);
     while (state_.step < finalStep_) {
       if (const std::string why = stopReason(); !why.empty()) return stopEarly(why);
       if (auto r = advance()) return *r;
@@ -129,6 +136,42 @@ class Loop {
     log_.reset();
     snaps_.reset();
     lock_.release();
+  }
+
+  /// OUTDIR/summary.json on rank 0, after any end of the run (a warning if it cannot be written).
+  void writeSummary(const RunResult& r) {
+    if (rank_ != 0) return;
+    RunSummary s;
+    s.model = driver_.model;
+    s.deckFile = deck_.file();
+    char hash[20];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(deck_.hash()));
+    s.deckHash = hash;
+    s.gitSha = kGitSha;
+    s.codeVersion = kCodeVersion;
+    s.overrides = opt_.overrides;
+    s.outdir = opt_.outdir;
+    s.ranks = size_;
+    s.firstStep = firstStep_ < 0 ? r.step : firstStep_;
+    s.lastStep = r.step;
+    s.finalStep = finalStep_;
+    s.time = r.time;
+    s.dt = cfg_.dt;
+    s.wallSeconds = MPI_Wtime() - wall0_;
+    s.exitStatus = r.exitCode;
+    s.message = r.message;
+    try {
+      if (log_) log_->flush();
+      if (model_) {  // the conserved columns (their kind in io/Quantities), in the log's order
+        std::vector<std::string> cols;
+        for (const auto& q : io::logQuantities(driver_.model, names_, &deck_))
+          if (q.kind == "conserved") cols.push_back(q.name);
+        s.maxRelativeChange = maxRelativeChanges(opt_.outdir + "/invariants.h5", cols);
+      }
+      if (fs::is_directory(opt_.outdir)) writeSummaryFile(opt_.outdir + "/summary.json", s);
+    } catch (const std::exception& e) {
+      warn(std::string("no summary.json: ") + e.what());
+    }
   }
 
  private:
@@ -172,6 +215,7 @@ class Loop {
     prepareOutdir();
     if (opt_.restart) restartFromCheckpoint();
     else freshStart();
+    firstStep_ = state_.step;
     say("kirchhoff-" + driver_.model + " " + kCodeVersion + " (" + kGitSha + "), " +
         std::to_string(size_) + " rank(s): " + deck_.file() + " -> " + opt_.outdir + ", steps " +
         std::to_string(state_.step) + ".." + std::to_string(finalStep_) + ", dt " + num(cfg_.dt));
@@ -235,7 +279,8 @@ class Loop {
     onRoot([&] {
       std::map<std::string, std::string> attrs = {
           {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
-          {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", petsc}};
+          {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", petsc},
+          {"overrides", opt_.overrides}};
       log_.emplace(io::InvariantLog::create(opt_.outdir + "/invariants.h5", names_, attrs, size_,
                                             cfg_.flushInterval, io::logQuantities(driver_.model, names_, &deck_)));
       log_->append(state_.step, state_.time, inv);
@@ -600,6 +645,8 @@ class Loop {
   Progress progress_;
   io::OutdirLock lock_;  // rank 0: the output folder is ours while it is held
   std::unique_ptr<Watchdog> dog_;
+  double wall0_ = 0.0;
+  std::int64_t firstStep_ = -1;
 };
 
 }  // namespace
@@ -617,6 +664,7 @@ RunResult runSimulation(MPI_Comm comm, const Driver& driver, const io::Deck& dec
   } catch (const std::exception& e) {
     std::tie(r.message, r.exitCode) = describe(e);
   }
+  loop.writeSummary(r);
   if (!r.message.empty()) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);

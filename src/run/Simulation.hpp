@@ -22,6 +22,7 @@ struct RunOptions {
   bool overwrite = false;
   bool newLog = false;      ///< a restart starts a new invariant log (issue 17, item 8)
   std::string label;        ///< prefix of messages ("case003: ") in sweeps
+  std::string overrides;    ///< the --set arguments, one per line (log attribute "overrides")
 };
 
 struct RunResult {

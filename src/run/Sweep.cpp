@@ -103,6 +103,8 @@ int runSweep(MPI_Comm world, const Driver& driver, const std::vector<io::SweepCa
         << " | " << allSummaries[static_cast<std::size_t>(c)] << " |\n";
     std::printf("\nsweep summary (also in %s/sweep_summary.md):\n%s", options.outdir.c_str(), t.str().c_str());
     std::ofstream(options.outdir + "/sweep_summary.md") << t.str();
+    std::printf("each case's summary.json is in its folder; jobscripts/summarize %s aggregates them\n",
+                options.outdir.c_str());
     result = combineExitCodes(allCodes);
   }
   MPI_Bcast(&result, 1, MPI_INT, 0, world);

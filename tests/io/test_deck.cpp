@@ -138,7 +138,13 @@ TEST(Deck, YamlSyntaxError) {
   expectError(replace(kGood, "radius: 1.0}", "radius: 1.0"), {"deck.yaml:", "YAML syntax error"});
 }
 TEST(Deck, WrongModel) {
-  expectError(replace(kGood, "model: fluidbody", "model: top"), {"key 'model'", "for kirchhoff-top, not kirchhoff-fluidbody"});
+  expectError(replace(kGood, "model: fluidbody", "model: top"),
+              {"deck.yaml:1:8: key 'model'", "this deck is for kirchhoff-top (model: top), not kirchhoff-fluidbody"});
+}
+TEST(Deck, WrongModelIsCheckedBeforeTheKeys) {
+  // Another driver's deck: its own keys are unknown here, but the model mismatch is what is said.
+  expectError("model: top\ntime: {dt: 0.1, steps: 1}\nbody: {inertia: [1, 1, 1]}\n",
+              {"this deck is for kirchhoff-top (model: top)"});
 }
 TEST(Deck, StepsAndEndTimeBoth) {
   expectError(replace(kGood, "steps: 10", "steps: 10\n  end_time: 1.0"), {"exactly one of 'time.steps' and 'time.end_time'"});

@@ -134,6 +134,23 @@ class Logs(unittest.TestCase):
         self.assertEqual(r.deck_value("bodies[0].shape.edges"), 64)
         self.assertIsNone(r.deck_value("no.such.key"))
 
+    def test_summary_agrees_with_the_log(self):
+        # The driver's summary.json (kinds of io/Quantities, deck-aware) names exactly the columns the
+        # reader tags conserved, and its changes are the log's max |c - c0| / |c0|.
+        for name in EXPECTED_KINDS:
+            with self.subTest(run=name):
+                r = run(name)
+                s = r.summary
+                self.assertIsNotNone(s, f"{name}: no summary.json")
+                self.assertEqual((s["model"], s["status"], s["exit_status"]), (r.model, "finished", 0))
+                self.assertEqual(list(s["max_relative_change"]), r.log.of_kind("conserved"))
+                for k, v in s["max_relative_change"].items():
+                    c = np.asarray(r.log[k], dtype=float)
+                    scale = abs(c[0]) if abs(c[0]) > 1e-12 else 1.0
+                    ref = float(np.max(np.abs(c - c[0])) / scale)
+                    self.assertLessEqual(abs(v - ref), 1e-5 * ref + 1e-300, (k, v, ref))
+                self.assertEqual(s["last_step"], int(r.log["step"][-1]))
+
     def test_metadata_from_the_file_wins(self):
         # A copy of a log whose datasets carry units/description/kind attributes: the reader
         # takes them (source "file") and falls back per missing attribute.

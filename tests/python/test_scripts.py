@@ -167,6 +167,12 @@ class CommandLines(unittest.TestCase):
         self.assertEqual(res.returncode, 2)
         self.assertNotIn("Traceback", res.stderr)
         self.assertIn("not a kirchhoff output folder", res.stderr)
+        # A benchmark given a folder instead of its bench_top executable: one line, exit 2.
+        with tempfile.TemporaryDirectory() as d:
+            res = subprocess_script("top_bench_scipy.py", d, timeout=30)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
+        self.assertRegex(res.stderr.strip().splitlines()[-1], r"^top_bench_scipy.py: error: .*no bench_top executable")
 
 
 if __name__ == "__main__":

@@ -83,4 +83,16 @@ for i in 0 1 2; do
   $CMP state ref/$c/checkpoints whole/$c/checkpoints
 done
 [ "$(grep -c $'\t75\t' whole/slurm/links.tsv)" -ge 2 ] || fail "whole: fewer than two stops over three cases"
+# jobscripts/status aggregated the cases' summary.json files (each from the case's last link).
+bash "$JS/status" array > status.out || true
+grep -q "^== sweep summary: .*array/summary.json (3 cases: 3 finished; exit 0)" status.out ||
+  { cat status.out; fail "status printed no sweep summary"; }
+$PY - array/summary.json <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert a["cases"] == 3 and a["status_counts"] == {"finished": 3} and a["exit_status"] == 0, a
+for r in a["runs"]:
+    assert r["last_step"] == r["final_step"] and r["exit_status"] == 0, r
+assert a["max_relative_change"]["energy"] < 1e-8, a["max_relative_change"]
+PY
 echo "SLURM job array and whole-sweep chain OK in $(( $(date +%s) - T0 )) s"

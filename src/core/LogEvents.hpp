@@ -1,0 +1,51 @@
+// PETSc log events and stages of kirchhoff's phases (docs/running.md, "PETSc options"): -log_view
+// shows the time in panel assembly, LU factorization, panel solves, the gradient, the DEL residual
+// and Jacobian, and the output files, per stage (set-up, time steps).
+#pragma once
+
+#include <petscsys.h>
+
+namespace kirchhoff {
+
+enum class Phase {
+  PanelAssembly,  ///< influence blocks, vortex terms, image data (fluid::BoundaryFluid)
+  PanelFactor,    ///< dense LU / explicit inverse of the panel system (fluid::BoundarySystem)
+  PanelSolve,     ///< solves with the panel system (direct or KSP)
+  PanelGradient,  ///< adjoint gradient of the Lagrangian (FB-25 right-hand side)
+  DelResidual,    ///< residual of the DEL equations (integrators::DelSolver)
+  DelJacobian,    ///< Newton matrix of the DEL equations
+  Checkpoint,     ///< checkpoint write or read
+  InvariantLog,   ///< invariants.h5 writes
+  Snapshot,       ///< snapshots.h5 writes
+};
+
+/// The PETSc event of a phase, registered on first use (PETSc must be initialized).
+PetscLogEvent logEvent(Phase p);
+
+/// Times a phase from construction to destruction (also when an exception leaves the scope).
+class ScopedEvent {
+ public:
+  explicit ScopedEvent(Phase p);
+  ~ScopedEvent();
+  ScopedEvent(const ScopedEvent&) = delete;
+  ScopedEvent& operator=(const ScopedEvent&) = delete;
+
+ private:
+  PetscLogEvent event_ = -1;
+};
+
+enum class Stage { SetUp, TimeSteps };
+
+/// Pushes a PETSc log stage for the scope ("kirchhoff set-up", "kirchhoff time steps").
+class ScopedStage {
+ public:
+  explicit ScopedStage(Stage s);
+  ~ScopedStage();
+  ScopedStage(const ScopedStage&) = delete;
+  ScopedStage& operator=(const ScopedStage&) = delete;
+
+ private:
+  bool pushed_ = false;
+};
+
+}  // namespace kirchhoff

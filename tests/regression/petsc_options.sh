@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# kirchhoff's own PETSc options (issue 16.2): -help lists each with its default, a bad value of
+# each is one line and exit 65 (also on 2 ranks), and -log_view shows the kirchhoff stages/events.
+# The option list is read from the sources, so a new option without a test entry fails here.
+source "$(dirname "$0")/lib.bash"
+DRIVER=kirchhoff-fluidbody
+cat > deck.yaml <<'YAML'
+model: fluidbody
+time: {dt: 0.01, steps: 3}
+output: {progress_interval: 0}
+bodies:
+  - shape: {type: circle, radius: 1.0, edges: 32}
+    density: 1.0
+    pose: {theta: 0.0, position: [0.0, 0.0]}
+vortices:
+  - {position: [2.5, 0.0], circulation: 1.0}
+YAML
+# Every own option is registered (no plain PetscOptionsGet* left in src/, except GetAll for the log).
+left=$(grep -rn "PetscOptionsGet[A-Z]" "$SRC/src" | grep -v "PetscOptionsGetAll" || true)
+[ -z "$left" ] || fail "options read without PetscOptionsBegin/End (invisible to -help): $left"
+# The options: "-name" of PetscOptions*(...) calls; the prefix is the solver's (del_, panel_).
+options=()
+for f in integrators/DelSolver.cpp:del_ fluid/PanelFluid.cpp:panel_; do
+  file=${f%%:*} prefix=${f##*:}
+  for o in $(grep -o 'PetscOptions[A-Za-z]*("-[a-z_]*"' "$SRC/src/$file" | sed 's/.*"-\([a-z_]*\)"/\1/'); do
+    options+=("-$prefix$o")
+  done
+done
+[ ${#options[@]} -ge 7 ] || fail "found only ${#options[@]} options in the sources: ${options[*]}"
+expect_exit 0 "$BIN/$DRIVER" deck.yaml -o help -help
+[ ! -e help ] || fail "-help must not run the deck or write its output folder"
+for o in "${options[@]}"; do
+  grep -qE -- "^ *$o <now [^ ]+ : formerly [^ ]+>" last.out || { grep -- "$o" last.out >&2 || true; fail "-help does not list $o with its default"; }
+done
+grep -qF -- "-del_jacobian <now lagged : formerly lagged>" last.out || fail "-del_jacobian default (lagged) not shown"
+grep -qF -- "-panel_direct_max <now 2048" last.out || fail "-panel_direct_max default (2048) not shown"
+# Values given with -help show as "now"; without a deck, -help says what it needs.
+expect_exit 0 "$BIN/$DRIVER" deck.yaml -help -del_jacobian_lag 7
+expect_output "-del_jacobian_lag <now 7 : formerly 10>"
+expect_exit 64 "$BIN/$DRIVER" -help
+expect_output "-help lists the PETSc and kirchhoff options of the solvers a deck builds: give a deck"
+# A bad value of each: exit 65, one line naming the option and the reason.
+declare -A bad=(
+  [-del_jacobian]="foo|Unknown option foo for -del_jacobian. Available options: fd approximate lagged"
+  [-del_jacobian_lag]="0|less than allowed bound 1"
+  [-del_jacobian_fd_tail]="99|greater than allowed bound 5"
+  [-panel_correction]="turn|Unknown option turn for -panel_correction. Available options: auto none turning flux"
+  [-panel_solver]="lu|Unknown option lu for -panel_solver. Available options: auto direct ksp"
+  [-panel_direct_max]="-1|less than allowed bound 0"
+  [-panel_cache_max]="1.5|Input string 1.5 has no integer value"
+)
+for o in "${options[@]}"; do
+  [ -n "${bad[$o]:-}" ] || fail "no bad-value case for $o in this test"
+  value=${bad[$o]%%|*} reason=${bad[$o]#*|}
+  for np in 1 2; do
+    expect_exit 65 run_np $np deck.yaml -o bad --overwrite "$o" "$value"
+    # One line from the driver (on 2 ranks mpirun adds its own report of the exit code).
+    lines=$(if [ $np = 1 ]; then wc -l < last.out; else grep -c "error" last.out; fi)
+    [ "$lines" = 1 ] || { cat last.out >&2; fail "$o $value on $np rank(s): not one line"; }
+    expect_output "error: PETSc option $o: "
+    expect_output "$reason"
+  done
+done
+# The deck's petsc_options are checked the same way.
+sed 's/^output:/petsc_options: "-del_jacobian_lag -3"\noutput:/' deck.yaml > opts.yaml
+expect_exit 65 "$BIN/$DRIVER" opts.yaml -o bad --overwrite
+expect_output "error: PETSc option -del_jacobian_lag: Newly set value -3 less than allowed bound 1"
+# A good value is used (no 'was not used' warning) and changes the solve.
+expect_exit 0 "$BIN/$DRIVER" deck.yaml -o fd --overwrite -del_jacobian fd -panel_solver ksp
+! grep -q "was not used" last.out || fail "a kirchhoff option was reported unused"
+# -log_view: the stages and every kirchhoff event, with counts.
+expect_exit 0 "$BIN/$DRIVER" deck.yaml -o lv --overwrite -log_view
+for s in "kirchhoff set-up" "kirchhoff time steps"; do expect_output "$s:"; done
+for e in PanelAssembly PanelFactor PanelSolve PanelGradient DELResidual DELJacobian IOCheckpoint IOInvariantLog; do
+  grep -qE "^$e +[1-9]" last.out || { cat last.out >&2; fail "-log_view lacks event $e"; }
+done
+# Snapshots: IOSnapshot appears when the deck writes them.
+sed 's/progress_interval: 0}/progress_interval: 0, snapshot_interval: 1}/' deck.yaml > snap.yaml
+expect_exit 0 "$BIN/$DRIVER" snap.yaml -o lvs --overwrite -log_view
+grep -qE "^IOSnapshot +[1-9]" last.out || fail "-log_view lacks event IOSnapshot"
+echo "petsc options OK"
