@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fluid/Polygon.hpp"
+#include "integrators/Composition.hpp"
 #include "lie/SE2.hpp"
 
 namespace kirchhoff::fluidbody {
@@ -33,6 +34,8 @@ struct VortexConfig {
 
 struct FluidBodyConfig {
   double dt = 0.0;
+  /// One step = the composition (docs/composition.md (CM-1)) of DEL steps of sizes gamma_i dt.
+  integrators::Composition composition = integrators::Composition::None;
   double fluidDensity = 1.0;
   std::vector<BodyConfig> bodies;
   std::vector<VortexConfig> vortices;
