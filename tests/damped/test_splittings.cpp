@@ -1,7 +1,10 @@
 // Tests of the Rayleigh splittings Phi_2S, Phi_3S, Phi_RKS (docs/damped.md (DA-7)-(DA-10)): reduction to
-// Störmer–Verlet at eps = 0, order 2 in both orderings, order 4 of the symmetric triple jump.
+// Störmer–Verlet at eps = 0, order 2 in both orderings, order 4 of the symmetric triple jump,
+// orders 4, 6, 8 of the compositions (docs/composition.md (CM-3)).
 #include <cmath>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -129,6 +132,55 @@ TEST(RayleighSplittings, TripleJumpOfExplicitRksIsThirdOrder) {
     EXPECT_EQ(order(m.splitting), isSymmetric(m.splitting) ? 4 : 3);
     EXPECT_NEAR(p2, order(m.splitting), 0.25) << describe(m);
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The composition layer on the symmetric splittings (docs/damped.md "Composition methods";
+// docs/composition.md (CM-3)): least-squares slope of log error over three h on the damped
+// elastic pendulum (T = 4, DOP853 reference at 1e-15) within 0.3 of 4, 6, 8 for suzuki5,
+// kahan_li6, kahan_li8 with Phi_2S, Phi_3S (DKD) and Phi_RKS(implicit midpoint, KDK).
+double errorAtTight(const RayleighMethod& m, double h, double T) {
+  const auto sys = cases::elasticPendulum(0.1);
+  const VectorXd ref = cases::rayleighReference(*sys, q0Elastic(), p0Elastic(), {T}, 1e-15)[0];
+  VectorXd q = q0Elastic(), p = p0Elastic();
+  const int n = static_cast<int>(std::lround(T / h));
+  for (int k = 0; k < n; ++k) rayleighStep(*sys, m, q, p, k * h, h);
+  VectorXd y(6);
+  y << q, p;
+  return (y - ref).norm();
+}
+
+TEST(RayleighSplittings, CompositionsReachTheirOrder) {
+  const double T = 4.0;
+  struct Case {
+    Splitting s;
+    Ordering o;
+    RksMethod rk;
+  };
+  const Case bases[] = {{Splitting::Phi2S, Ordering::DriftKickDrift, RksMethod::Heun},
+                        {Splitting::Phi3S, Ordering::DriftKickDrift, RksMethod::Heun},
+                        {Splitting::PhiRKS, Ordering::KickDriftKick, RksMethod::ImplicitMidpoint}};
+  const std::pair<Composition, std::vector<double>> sets[] = {
+      {Composition::Suzuki5, {0.1, 0.05, 0.025}},
+      {Composition::KahanLi6, {0.1, 0.05, 0.025}},
+      {Composition::KahanLi8, {0.1, 0.0625, 0.04}}};
+  for (const Case& b : bases)
+    for (const auto& [c, hs] : sets) {
+      const RayleighMethod m = splitting(b.s, b.o, b.rk, c);
+      double sx = 0, sy = 0, sxx = 0, sxy = 0;
+      for (double h : hs) {
+        const double e = errorAtTight(m, h, T), x = std::log(h), y = std::log(e);
+        std::printf("  %-48s h=%-7g err %.3e\n", describe(m).c_str(), h, e);
+        sx += x; sy += y; sxx += x * x; sxy += x * y;
+      }
+      const double slope = (3 * sxy - sx * sy) / (3 * sxx - sx * sx);
+      std::printf("  %-48s fitted order %.3f\n", describe(m).c_str(), slope);
+      EXPECT_EQ(order(m.splitting), kirchhoff::integrators::compositionOrder(c));
+      EXPECT_NEAR(slope, order(m.splitting), 0.3) << describe(m);
+    }
 }
 
 }  // namespace

@@ -7,7 +7,8 @@ Scans the source, decks, scripts, jobscripts, tests, CI files, README and docs/ 
   - sections: quoted names right after a page (`docs/fluidbody.md "Panel method", "Tools"`) and
     `Sec. N` must be headings of that page;
   - equations: every (FB-n), (HT-n), (DA-n), (SL-n) must be defined, once, at the end of a line
-    in a code block of fluidbody.md, heavytop.md, damped.md, slosh.md respectively;
+    in a code block of fluidbody.md, heavytop.md, damped.md, slosh.md respectively ((CM-n):
+    composition.md);
   - links: relative Markdown links in README.md and docs/*.md must point to existing files
     (and headings);
   - papers: "Author YEAR" must match an entry of docs/references.md, and nothing may cite the
@@ -27,11 +28,11 @@ SELF = os.path.abspath(__file__)
 SCAN = ["src", "input", "postprocess", "jobscripts", "drivers", "tests", "cmake", ".ci"]
 SKIP = [os.path.join("tests", "fuzz", "corpus"), os.path.join("tests", "fuzz", "regressions")]
 TOP_FILES = ["CMakeLists.txt", "README.md"]
-PREFIX = {"FB": "fluidbody", "HT": "heavytop", "DA": "damped", "SL": "slosh"}
+PREFIX = {"FB": "fluidbody", "HT": "heavytop", "DA": "damped", "SL": "slosh", "CM": "composition"}
 NOT_DOCS = {"README", "sweep_summary", "generated"}  # .md names that are not docs pages
 
-LABEL_DEF = re.compile(r"\((FB|HT|DA|SL)-(\d+[a-z]?)\)\s*$")
-LABEL_REF = re.compile(r"\b(FB|HT|DA|SL)-(\d+[a-z]?)\b")
+LABEL_DEF = re.compile(r"\((FB|HT|DA|SL|CM)-(\d+[a-z]?)\)\s*$")
+LABEL_REF = re.compile(r"\b(FB|HT|DA|SL|CM)-(\d+[a-z]?)\b")
 PAGE = re.compile(r"(?<![\w/.\-])(docs/)?([A-Za-z0-9_\-]+)\.md(#[\w\-]+)?")
 QUOTED = re.compile(r'\s*(?:,|;|and)?\s*"([^"\n]*)("?)')
 SECTION_NUMBER = re.compile(r"\s*,?\s*Secs?\.\s*(\d+)")

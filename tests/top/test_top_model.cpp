@@ -124,10 +124,20 @@ TEST(TopModel, RestoreChecksFields) {
 }
 
 // The State is the whole history: continuing from a copy at step 100 reproduces the uninterrupted
-// run bit for bit (fields and invariants) at step 200, for every scheme (with the reference).
+// run bit for bit (fields and invariants) at step 200, for every scheme (with the reference), and
+// for composed and Gauss–Legendre steps (a step is the whole composition; docs/composition.md).
 TEST(TopModel, ReplayFromCopiedStateIsBitwise) {
-  for (int si = 0; si < 4; ++si) {
-    TopModel m(kovalevskayaConfig(static_cast<TopScheme>(si), true));
+  std::vector<TopConfig> configs;
+  for (int si = 0; si < 4; ++si) configs.push_back(kovalevskayaConfig(static_cast<TopScheme>(si), true));
+  for (TopScheme s : {TopScheme::CollectiveImplicitMidpoint, TopScheme::DirectImplicitMidpoint}) {
+    configs.push_back(kovalevskayaConfig(s, true));
+    configs.back().composition = Composition::KahanLi8;
+  }
+  configs.push_back(kovalevskayaConfig(TopScheme::CollectiveGaussLegendre, true));
+  configs.back().stages = 3;
+  configs.back().composition = Composition::TripleJump;
+  for (std::size_t si = 0; si < configs.size(); ++si) {
+    TopModel m(configs[si]);
     State s = m.initialState();
     auto advance = [&m](State& st, int n) {
       StepReport r;
@@ -140,7 +150,7 @@ TEST(TopModel, ReplayFromCopiedStateIsBitwise) {
     };
     advance(s, 100);
     State copy = s;
-    TopModel fresh(kovalevskayaConfig(static_cast<TopScheme>(si), true));
+    TopModel fresh(configs[si]);
     fresh.restore(copy);
     const StepReport r1 = advance(s, 100);
     StepReport r2;

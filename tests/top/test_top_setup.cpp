@@ -71,6 +71,28 @@ TEST(TopSetup, CrossKeyErrors) {
   }
 }
 
+// The high-order keys (docs/heavytop.md "Composition methods"): composition at the root,
+// stages with collective_gauss_legendre only; compositions of explicit schemes are refused with
+// the key named; unknown compositions and stages outside [1, 8] are schema errors.
+TEST(TopSetup, CompositionAndGaussLegendreKeys) {
+  top::TopConfig c = read(kDeck + "composition: kahan_li8\n");
+  EXPECT_EQ(c.composition, top::Composition::KahanLi8);
+  EXPECT_EQ(read(kDeck).composition, top::Composition::None);
+  c = read(kDeck + "scheme: collective_gauss_legendre\nstages: 4\n");
+  EXPECT_EQ(c.scheme, top::TopScheme::CollectiveGaussLegendre);
+  EXPECT_EQ(c.stages, 4);
+  EXPECT_EQ(read(kDeck + "scheme: collective_gauss_legendre\n").stages, 2);
+  EXPECT_THROW(read(kDeck + "stages: 3\n"), DeckError);  // not a Gauss–Legendre deck
+  EXPECT_THROW(read(kDeck + "scheme: collective_gauss_legendre\nstages: 9\n"), DeckError);
+  EXPECT_THROW(read(kDeck + "composition: yoshida8\n"), DeckError);
+  try {
+    read(kDeck + "scheme: collective_explicit_midpoint\ncomposition: triple_jump\n");
+    FAIL() << "composition of an explicit scheme accepted";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("composition"), std::string::npos) << e.what();
+  }
+}
+
 // z given directly: the direct schemes start from M(z).
 TEST(TopSetup, GivenZ) {
   const std::string text = R"(model: top

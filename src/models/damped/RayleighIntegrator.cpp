@@ -24,7 +24,7 @@ int gradientEvaluationsPerStep(const RayleighMethod& m) {
       // As implemented (no first-same-as-last reuse): one gradient per kick sub-flow.
       const bool oneKick = s.ordering == Ordering::DriftKickDrift && s.method != Splitting::Phi3S;
       const int base = oneKick ? 1 : 2;
-      return s.composition == Composition::TripleJump ? 3 * base : base;
+      return integrators::compositionStages(s.composition) * base;
     }
     case RayleighMethod::Kind::Heun: return 2;
     case RayleighMethod::Kind::ExplicitMidpoint: return 2;

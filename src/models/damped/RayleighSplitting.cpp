@@ -1,8 +1,6 @@
 // Splitting schemes Phi_2S, Phi_3S, Phi_RKS (docs/damped.md (DA-7)-(DA-9)) built from the exact
-// sub-flows of RayleighFlows, in either ordering, and their triple-jump composition.
+// sub-flows of RayleighFlows, in either ordering, and their compositions (docs/composition.md (CM-1)).
 #include "models/damped/RayleighSplitting.hpp"
-
-#include <cmath>
 
 #include "core/Error.hpp"
 #include "models/damped/RayleighFlows.hpp"
@@ -91,7 +89,9 @@ bool isSymmetric(const SplittingScheme& s) {
 
 int order(const SplittingScheme& s) {
   if (s.composition == Composition::None) return 2;
-  return isSymmetric(s) ? 4 : 3;  // sum gamma_i^3 = 0 gives p + 1 (HLW Thm II.4.1); symmetry p + 2
+  // Every composition has sum gamma_i^3 = 0, which lifts any base to order 3 (HLW Thm II.4.1);
+  // the higher orders need a symmetric base (CM-3).
+  return isSymmetric(s) ? integrators::compositionOrder(s.composition) : 3;
 }
 
 std::string describe(const SplittingScheme& s) {
@@ -103,7 +103,7 @@ std::string describe(const SplittingScheme& s) {
          : s.rk == RksMethod::ExplicitMidpoint ? "(explicit_midpoint)"
                                                : "(implicit_midpoint)";
   d += s.ordering == Ordering::DriftKickDrift ? " dkd" : " kdk";
-  if (s.composition == Composition::TripleJump) d += " triple_jump";
+  if (s.composition != Composition::None) d += " " + integrators::compositionName(s.composition);
   return d;
 }
 
@@ -113,11 +113,10 @@ void splittingStep(const RayleighSystem& sys, const SplittingScheme& s, VectorXd
     baseStep(sys, s, q, p, h);
     return;
   }
-  const double g1 = 1.0 / (2.0 - std::cbrt(2.0));
-  const double g2 = 1.0 - 2.0 * g1;
-  baseStep(sys, s, q, p, g1 * h);
-  baseStep(sys, s, q, p, g2 * h);
-  baseStep(sys, s, q, p, g1 * h);
+  integrators::compose(s.composition, h, [&](double hi) {
+    baseStep(sys, s, q, p, hi);
+    return true;
+  });
 }
 
 }  // namespace kirchhoff::damped

@@ -1,12 +1,14 @@
 // The splitting schemes for Rayleigh-damped systems (Modin & Söderlind 2011, Algorithms 3.1-3.3;
 // docs/damped.md (DA-7)-(DA-10)): Phi_2S, Phi_3S, Phi_RKS in drift-kick-drift or kick-drift-kick
-// order, and the symmetric triple-jump composition of order 4 (Yoshida 1990; Hairer, Lubich and
-// Wanner, GNI Sec. II.4).
+// order, and their symmetric compositions of order 4, 6, 8 (integrators/Composition.hpp;
+// docs/composition.md (CM-1)).
 #pragma once
 
 #include <string>
 
 #include <Eigen/Dense>
+
+#include "integrators/Composition.hpp"
 
 #include "models/damped/RayleighSystem.hpp"
 
@@ -33,10 +35,8 @@ enum class RksMethod {
   ImplicitMidpoint,  ///< linearly implicit, symmetric: (I + h/2 A) p1 = (I - h/2 A) p0 - h grad V
 };
 
-enum class Composition {
-  None,
-  TripleJump,  ///< Psi_{g1 h} Psi_{g2 h} Psi_{g1 h}, g1 = 1/(2 - 2^(1/3)), g2 = 1 - 2 g1 (order 4)
-};
+/// The sub-step coefficients (none, triple_jump, suzuki5, kahan_li6, kahan_li8): docs/composition.md.
+using integrators::Composition;
 
 struct SplittingScheme {
   Splitting method = Splitting::Phi2S;
@@ -46,9 +46,9 @@ struct SplittingScheme {
 };
 
 /// True if the base step is symmetric (Phi_h^-1 = Phi_-h): 2S, 3S, and RKS with the implicit
-/// midpoint step. Only symmetric bases reach order 4 under the triple jump (others: 3).
+/// midpoint step. Only symmetric bases reach the composition's order (others: 3).
 bool isSymmetric(const SplittingScheme& s);
-/// Classical order: 2; a triple jump gives 4 for a symmetric base and 3 otherwise.
+/// Classical order: 2; a composition gives its order (CM-3) for a symmetric base and 3 otherwise.
 int order(const SplittingScheme& s);
 std::string describe(const SplittingScheme& s);
 

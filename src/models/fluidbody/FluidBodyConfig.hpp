@@ -9,6 +9,7 @@
 #include "fluid/BoundaryFluidFactory.hpp"
 #include "fluid/Polygon.hpp"
 #include "fluid/SmoothCurve.hpp"
+#include "integrators/Composition.hpp"
 #include "lie/SE2.hpp"
 
 namespace kirchhoff::fluidbody {
@@ -39,6 +40,8 @@ struct VortexConfig {
 
 struct FluidBodyConfig {
   double dt = 0.0;
+  /// One step = the composition (docs/composition.md (CM-1)) of DEL steps of sizes gamma_i dt.
+  integrators::Composition composition = integrators::Composition::None;
   double fluidDensity = 1.0;
   /// fluid.discretization resolved: auto -> nystrom if every body is a smooth analytic shape.
   fluid::DiscretizationKind discretization = fluid::DiscretizationKind::Panel;

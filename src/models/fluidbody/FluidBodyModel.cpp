@@ -1,7 +1,9 @@
 // fluidbody state (q_k, p_k, q_k-1 for the predictor), the DEL step with one retry from the
-// zero-order predictor, and the invariants logged every step.
+// zero-order predictor (or a composition of DEL steps, docs/composition.md (CM-1)), and the
+// invariants logged every step.
 #include "models/fluidbody/FluidBodyModel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -101,31 +103,73 @@ void FluidBodyModel::restore(State& s) {
   }
 }
 
+integrators::DelResult FluidBodyModel::delSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
+                                                Eigen::VectorXd& q1, Eigen::VectorXd& p1,
+                                                Eigen::MatrixXd& E, bool refresh) {
+  integrators::DelResult r = solver_.step(q, p, q1, p1, &E, refresh);
+  if (r.converged) return r;
+  // Retry once from the zero-order predictor q_k+1 = q_k with a fresh Jacobian
+  // (deterministic: depends on the state of step k only).
+  const integrators::DelResult first = r;
+  q1 = q;
+  r = solver_.step(q, p, q1, p1, &E, true);
+  if (!r.converged) {
+    char b[256];
+    std::snprintf(b, sizeof b, "SNES (-del_) did not converge: %s after %d iterations, |F| = %.3e "
+                  "(retry from q_k: %s, %d iterations, |F| = %.3e); try a smaller dt or -del_snes_max_it",
+                  first.reason.c_str(), first.iterations, first.residualNorm, r.reason.c_str(),
+                  r.iterations, r.residualNorm);
+    throw NumericalError(b);
+  }
+  r.iterations += first.iterations;
+  r.functionEvaluations += first.functionEvaluations;
+  return r;
+}
+
+namespace {
+
+// Restores the Lagrangian's step h when a composed step ends, also by an exception.
+struct TimeStepGuard {
+  MidpointLagrangian& ld;
+  double h;
+  ~TimeStepGuard() { ld.setTimeStep(h); }
+};
+
+}  // namespace
+
 StepReport FluidBodyModel::step(State& s) {
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p"), qprev = vec(s, "q_previous");
-  Eigen::VectorXd q1 = 2.0 * q - qprev, p1;
   const int d = 3 * n_ + 2 * m_;
   Eigen::MatrixXd E;
   if (s["jacobian_correction_valid"][0] != 0.0)
     E = Eigen::Map<const Eigen::MatrixXd>(s["jacobian_correction"].data(), d, d);
   const bool refresh = s.step % solver_.jacobianLag() == 0;
-  integrators::DelResult r = solver_.step(q, p, q1, p1, &E, refresh);
-  if (!r.converged) {
-    // Retry once from the zero-order predictor q_k+1 = q_k with a fresh Jacobian
-    // (deterministic: depends on the state of step k only).
-    const integrators::DelResult first = r;
-    q1 = q;
-    r = solver_.step(q, p, q1, p1, &E, true);
-    if (!r.converged) {
-      char b[256];
-      std::snprintf(b, sizeof b, "SNES (-del_) did not converge: %s after %d iterations, |F| = %.3e "
-                    "(retry from q_k: %s, %d iterations, |F| = %.3e); try a smaller dt or -del_snes_max_it",
-                    first.reason.c_str(), first.iterations, first.residualNorm, r.reason.c_str(),
-                    r.iterations, r.residualNorm);
-      throw NumericalError(b);
+  Eigen::VectorXd q1, p1;
+  integrators::DelResult r;
+  if (cfg_.composition == integrators::Composition::None) {
+    q1 = 2.0 * q - qprev;
+    r = delSolve(q, p, q1, p1, E, refresh);
+  } else {
+    // The composition (docs/composition.md (CM-1)): DEL steps of sizes gamma_i dt, each from the
+    // linear extrapolation of the last two points (q_previous is one whole step dt back); the
+    // lagged Jacobian remainder is refreshed at every sub-step (it belongs to its h).
+    const TimeStepGuard guard{lagrangian_, cfg_.dt};
+    Eigen::VectorXd qa = q, pa = p, qb = qprev;
+    double hPrev = cfg_.dt;
+    for (const double g : integrators::compositionCoefficients(cfg_.composition)) {
+      const double h = g * cfg_.dt;
+      lagrangian_.setTimeStep(h);
+      q1 = qa + (h / hPrev) * (qa - qb);
+      const integrators::DelResult ri = delSolve(qa, pa, q1, p1, E, true);
+      r.iterations += ri.iterations;
+      r.functionEvaluations += ri.functionEvaluations;
+      r.residualNorm = std::max(r.residualNorm, ri.residualNorm);
+      qb = qa;
+      qa = q1;
+      pa = p1;
+      hPrev = h;
     }
-    r.iterations += first.iterations;
-    r.functionEvaluations += first.functionEvaluations;
+    r.converged = true;
   }
   s["q_previous"] = toStd(q);
   s["q"] = toStd(q1);

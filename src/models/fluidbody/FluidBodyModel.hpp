@@ -40,6 +40,10 @@ class FluidBodyModel : public Model {
 
  private:
   Eigen::VectorXd vec(const State& s, const char* name) const;
+  /// One DEL solve from the predictor in q1, retried once from q (throws NumericalError).
+  integrators::DelResult delSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
+                                  Eigen::VectorXd& q1, Eigen::VectorXd& p1, Eigen::MatrixXd& E,
+                                  bool refresh);
   FluidBodyConfig cfg_;
   std::unique_ptr<fluid::Fluid> fluid_;
   MidpointLagrangian lagrangian_;

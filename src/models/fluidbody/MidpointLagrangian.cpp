@@ -23,6 +23,11 @@ MidpointLagrangian::MidpointLagrangian(fluid::Fluid& fluid, std::vector<BodyMass
     : fluid_(fluid), bodies_(std::move(bodies)), K_(std::move(K)), rho_(rho), h_(h),
       n_(static_cast<int>(bodies_.size())), m_(static_cast<int>(K_.size())) {}
 
+void MidpointLagrangian::setTimeStep(double h) {
+  h_ = h;
+  cache_ = Cache{};  // the cached Jacobian pieces belong to the old step
+}
+
 Configuration MidpointLagrangian::configuration(const Eigen::VectorXd& q) const {
   Configuration c;
   for (int j = 0; j < n_; ++j) c.poses.push_back({q[3 * j], Vec2(q[3 * j + 1], q[3 * j + 2])});

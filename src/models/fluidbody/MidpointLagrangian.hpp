@@ -33,6 +33,9 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
                      double rho, double h);
 
   int dimension() const override { return 3 * n_ + 2 * m_; }
+  /// The step h of L_d (the sub-steps gamma_i h of a composition, docs/composition.md (CM-1)).
+  void setTimeStep(double h);
+  double timeStep() const { return h_; }
   double value(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) override;
   void slotDerivatives(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, Eigen::VectorXd* d1,
                        Eigen::VectorXd* d2) override;

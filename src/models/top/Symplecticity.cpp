@@ -37,7 +37,7 @@ StepJacobians stepJacobiansComplexStep(const TopStepper& stepper, const Eigen::V
   for (int k = 0; k < n; ++k) {
     VecC xc = x.cast<Complex>();
     xc[k] += Complex(0.0, h);
-    requireConverged(schemeStep<Complex>(stepper.scheme(), stepper.parameters(), xc,
+    requireConverged(methodStep<Complex>(stepper.method(), stepper.parameters(), xc,
                                          stepper.timeStep(), stepper.newtonOptions(), 2),
                      "column " + std::to_string(k));
     J.S.col(k) = xc.imag() / h;

@@ -50,7 +50,9 @@ Vec6 initialHeavyTopState(const TopInitialData& d) {
 }
 
 TopModel::TopModel(const TopConfig& config)
-    : config_(config), stepper_(config.scheme, config.top, config.dt, config.newton) {
+    : config_(config),
+      stepper_(TopMethod{config.scheme, config.stages, config.composition}, config.top, config.dt,
+               config.newton) {
   checkConfig(config_);
   State s0 = initialState();
   initialInvariants_ = invariants(s0, StepReport{});

@@ -1,9 +1,11 @@
 // The heavy-top model for the generic run loop (core/Model.hpp): one of the four schemes of
-// Ohsawa 2019, Sec. 5, its invariants (h, f1, f2, K, Pi3, J1, J2) and an optional DOP853 reference.
+// Ohsawa 2019, Sec. 5 or Gauss–Legendre (HT-16), optionally composed (CM-1), its invariants
+// (h, f1, f2, K, Pi3, J1, J2) and an optional DOP853 reference.
 //
 // State fields: "z" (8: q1..q4, p1..p4) for collective schemes, "Pi" and "Gamma" (3 each) for direct
 // ones, plus "reference" (6: Pi, Gamma of the DOP853 solution at the same time) when the reference
-// is on. That is the whole history of these one-step schemes, so a checkpoint is exactly the State.
+// is on. That is the whole history of these one-step schemes (a composed step's sub-steps are not
+// state), so a checkpoint is exactly the State.
 //
 // Invariant columns, in this order (docs/heavytop.md):
 //   energy        h(Pi, Gamma) (= H(z) for collective schemes), eq. (1.3)
@@ -43,6 +45,8 @@ struct TopInitialData {
 struct TopConfig {
   HeavyTopParameters top;
   TopScheme scheme = TopScheme::CollectiveImplicitMidpoint;
+  int stages = 2;                                ///< collective_gauss_legendre only
+  Composition composition = Composition::None;  ///< one step = the whole composition (CM-1)
   double dt = 0.02;
   NewtonOptions newton;
   TopInitialData initial;

@@ -3,18 +3,24 @@
 //   2. collective explicit midpoint  z1 = z0 + dt X_H(z0 + dt/2 X_H(z0))
 //   3. direct explicit midpoint      y1 = y0 + dt f(y0 + dt/2 f(y0)),  y = (Pi, Gamma), f of eq. (1.1)
 //   4. direct implicit midpoint      y1 = y0 + dt f((y0 + y1)/2)  (Austin–Krishnaprasad–Wang 1993)
+// and, for higher order (docs/heavytop.md "Composition methods"): 5. s-stage Gauss–Legendre
+// collocation on the collective system (HT-16), and the compositions (CM-1) of the symmetric maps.
 // Implicit steps: Newton with the analytic Jacobian I - dt/2 DX((z0 + z1)/2) (integrators/DenseNewton),
 // started from the explicit Euler predictor. Templated on the scalar for complex-step derivatives;
 // TopStepper is the one run-time interface over all four.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include <Eigen/Dense>
 
+#include "core/Error.hpp"
+#include "integrators/Composition.hpp"
 #include "integrators/DenseNewton.hpp"
+#include "integrators/GaussLegendre.hpp"
 #include "models/top/CollectiveHamiltonian.hpp"
 #include "models/top/CollectiveMap.hpp"
 #include "models/top/HeavyTop.hpp"
@@ -26,13 +32,14 @@ enum class TopScheme {
   CollectiveExplicitMidpoint,
   DirectExplicitMidpoint,
   DirectImplicitMidpoint,
+  CollectiveGaussLegendre,  ///< s-stage Gauss–Legendre collocation on z (HT-16), order 2s
 };
 
 /// Deck names, in the order of the enum.
 inline const std::vector<std::string>& schemeNames() {
   static const std::vector<std::string> names = {
       "collective_implicit_midpoint", "collective_explicit_midpoint", "direct_explicit_midpoint",
-      "direct_implicit_midpoint"};
+      "direct_implicit_midpoint", "collective_gauss_legendre"};
   return names;
 }
 std::string schemeName(TopScheme s);
@@ -40,11 +47,29 @@ std::string schemeName(TopScheme s);
 TopScheme schemeFromName(const std::string& name);
 /// Collective schemes advance z (8 unknowns); direct ones (Pi, Gamma) (6).
 inline bool isCollective(TopScheme s) {
-  return s == TopScheme::CollectiveImplicitMidpoint || s == TopScheme::CollectiveExplicitMidpoint;
+  return s == TopScheme::CollectiveImplicitMidpoint || s == TopScheme::CollectiveExplicitMidpoint ||
+         s == TopScheme::CollectiveGaussLegendre;
 }
+/// The implicit schemes are the symmetric ones (Phi_h^-1 = Phi_-h): the bases of compositions.
 inline bool isImplicit(TopScheme s) {
-  return s == TopScheme::CollectiveImplicitMidpoint || s == TopScheme::DirectImplicitMidpoint;
+  return s == TopScheme::CollectiveImplicitMidpoint || s == TopScheme::DirectImplicitMidpoint ||
+         s == TopScheme::CollectiveGaussLegendre;
 }
+
+using integrators::Composition;
+
+/// A scheme, its stage count (Gauss–Legendre only) and the composition (CM-1) applied to it.
+struct TopMethod {
+  TopScheme scheme = TopScheme::CollectiveImplicitMidpoint;
+  int stages = 2;
+  Composition composition = Composition::None;
+};
+/// "collective_gauss_legendre(3)+kahan_li6", "direct_implicit_midpoint", ...
+std::string methodName(const TopMethod& m);
+/// Classical order: 2 (midpoint maps), 2s (Gauss–Legendre), raised by the composition (CM-3).
+int methodOrder(const TopMethod& m);
+/// Throws ConfigurationError for a composition of a non-symmetric (explicit) scheme or bad stages.
+void checkMethod(const TopMethod& m);
 
 using integrators::NewtonOptions;
 using integrators::NewtonResult;
@@ -92,6 +117,34 @@ NewtonResult implicitMidpointStep(G&& g, GDG&& gdg, V& y, double dt, const Newto
   return r;
 }
 
+/// The implicit midpoint step in increment form, for the sub-steps of compositions: Newton on
+/// d = y1 - y0, F(d) = d - dt g(y0 + d/2), from d = dt g(y0), then `polish` extra updates; y0 + d
+/// is never rounded here, so the caller can sum the increments with compensation.
+template <class V, class M, class G, class GDG>
+NewtonResult implicitMidpointIncrement(G&& g, GDG&& gdg, const V& y0, V& d, double dt,
+                                       const NewtonOptions& opt, int polish, int* evaluations) {
+  using T = typename V::Scalar;
+  d = T(dt) * g(y0);
+  *evaluations = 1;
+  V gm;
+  M Dg;
+  auto fj = [&](const V& x, V& F, M& J) {
+    ++*evaluations;
+    gdg(V(y0 + T(0.5) * x), gm, Dg);
+    F = x - T(dt) * gm;
+    J = M::Identity() - T(0.5 * dt) * Dg;
+  };
+  NewtonResult r = integrators::newtonSolve<V, M>(fj, d, opt);
+  if (r.converged && polish > 0) {
+    NewtonOptions fixed = opt;
+    fixed.atol = fixed.rtol = fixed.stol = 0.0;
+    fixed.maxIterations = polish;
+    const NewtonResult p = integrators::newtonSolve<V, M>(fj, d, fixed);
+    r.converged = p.converged || std::isfinite(p.residualNorm);
+  }
+  return r;
+}
+
 /// Explicit midpoint y + dt g(y + dt/2 g(y)).
 template <class V, class G>
 void explicitMidpointStep(G&& g, V& y, double dt) {
@@ -102,10 +155,12 @@ void explicitMidpointStep(G&& g, V& y, double dt) {
 
 /// One step of scheme s on x (z for collective schemes, (Pi, Gamma) for direct ones); `polish`
 /// as in implicitMidpointStep; *evaluations (if given) receives the vector-field evaluations.
+/// `stages`: of the Gauss–Legendre scheme.
 template <class T>
 NewtonResult schemeStep(TopScheme s, const HeavyTopParameters& par,
                         Eigen::Matrix<T, Eigen::Dynamic, 1>& x, double dt,
-                        const NewtonOptions& opt, int polish = 0, int* evaluations = nullptr) {
+                        const NewtonOptions& opt, int polish = 0, int* evaluations = nullptr,
+                        int stages = 2) {
   int count = 0;
   if (!evaluations) evaluations = &count;
   auto X = [&par](const Vec8T<T>& z) { return collectiveField<T>(par, z); };
@@ -149,19 +204,119 @@ NewtonResult schemeStep(TopScheme s, const HeavyTopParameters& par,
       x = y;
       return r;
     }
+    case TopScheme::CollectiveGaussLegendre: {
+      Vec8T<T> z = x;
+      const NewtonResult r = integrators::gaussLegendreStep<Vec8T<T>, Mat8T<T>>(
+          XDX, z, dt, integrators::gaussLegendreTableau(stages), opt, polish, evaluations);
+      x = z;
+      return r;
+    }
   }
   return explicitDone;
 }
 
-/// The run-time interface over the four schemes: a fixed time step, a state vector of
-/// dimension() unknowns, and its image (Pi, Gamma).
+/// The increment d = Phi_dt(y0) - y0 of a symmetric scheme (implicit midpoint maps,
+/// Gauss–Legendre) without rounding y0 + d; the sub-step of methodStep's compositions.
+template <class T>
+NewtonResult schemeIncrement(TopScheme s, const HeavyTopParameters& par,
+                             const Eigen::Matrix<T, Eigen::Dynamic, 1>& y0,
+                             Eigen::Matrix<T, Eigen::Dynamic, 1>& d, double dt,
+                             const NewtonOptions& opt, int polish, int* evaluations, int stages) {
+  auto X = [&par](const Vec8T<T>& z) { return collectiveField<T>(par, z); };
+  auto XDX = [&par](const Vec8T<T>& z, Vec8T<T>& g, Mat8T<T>& Dg) {
+    collectiveFieldAndJacobian<T>(par, z, g, Dg);
+  };
+  auto f = [&par](const Vec6T<T>& y) { return heavyTopField<T>(par, y); };
+  auto fDf = [&par](const Vec6T<T>& y, Vec6T<T>& g, Mat6T<T>& Dg) {
+    g = heavyTopField<T>(par, y);
+    Dg = heavyTopJacobian<T>(par, y);
+  };
+  NewtonResult r;
+  switch (s) {
+    case TopScheme::CollectiveImplicitMidpoint: {
+      Vec8T<T> inc;
+      r = implicitMidpointIncrement<Vec8T<T>, Mat8T<T>>(X, XDX, Vec8T<T>(y0), inc, dt, opt, polish,
+                                                          evaluations);
+      d = inc;
+      return r;
+    }
+    case TopScheme::DirectImplicitMidpoint: {
+      Vec6T<T> inc;
+      r = implicitMidpointIncrement<Vec6T<T>, Mat6T<T>>(f, fDf, Vec6T<T>(y0), inc, dt, opt, polish,
+                                                          evaluations);
+      d = inc;
+      return r;
+    }
+    case TopScheme::CollectiveGaussLegendre: {
+      Vec8T<T> z = y0, inc;
+      r = integrators::gaussLegendreStep<Vec8T<T>, Mat8T<T>>(
+          XDX, z, dt, integrators::gaussLegendreTableau(stages), opt, polish, evaluations, &inc);
+      d = inc;
+      return r;
+    }
+    default:
+      throw ConfigurationError("top: " + schemeName(s) + " is not symmetric: no composition");
+  }
+}
+
+/// One step of method m: the composition (CM-1) of schemeStep with the sub-steps gamma_i dt.
+/// x is unchanged unless every sub-step converged; the result sums the Newton iterations and
+/// keeps the largest residual; *evaluations sums the field evaluations of all sub-steps.
+/// Round-off: every sub-step takes at least one Newton update after the tolerance test
+/// (polish >= 1; the errors Newton leaves below newton.atol are smooth in the state and add up
+/// coherently over the s sub-steps), and the sub-steps' increments are summed with compensation
+/// (TwoSum; y0 + d rounded once per step, not once per sub-step).
+template <class T>
+NewtonResult methodStep(const TopMethod& m, const HeavyTopParameters& par,
+                        Eigen::Matrix<T, Eigen::Dynamic, 1>& x, double dt,
+                        const NewtonOptions& opt, int polish = 0, int* evaluations = nullptr) {
+  if (m.composition == Composition::None)
+    return schemeStep<T>(m.scheme, par, x, dt, opt, polish, evaluations, m.stages);
+  using VX = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  const int subPolish = std::max(polish, 1);
+  VX y = x, c = VX::Zero(x.size()), d;
+  NewtonResult total;
+  total.converged = true;
+  total.residualNorm = 0.0;
+  int count = 0;
+  const bool ok = integrators::compose(m.composition, dt, [&](double h) {
+    int e = 0;
+    const NewtonResult r = schemeIncrement<T>(m.scheme, par, y, d, h, opt, subPolish, &e, m.stages);
+    count += e;
+    total.iterations += r.iterations;
+    total.residualNorm = std::max(total.residualNorm, r.residualNorm);
+    if (!r.converged) {
+      total = r;
+      return false;
+    }
+    // TwoSum of y and (d + c): y + c is the exact sum, c the rounding error carried along.
+    const VX a = y, b = d + c;
+    y = a + b;
+    const VX bb = y - a;
+    c = (a - (y - bb)) + (b - bb);
+    return true;
+  });
+  if (evaluations) *evaluations = count;
+  if (ok) x = y + c;
+  return total;
+}
+
+/// The run-time interface over the schemes and their compositions: a fixed time step, a state
+/// vector of dimension() unknowns, and its image (Pi, Gamma).
 class TopStepper {
  public:
   TopStepper(TopScheme scheme, const HeavyTopParameters& par, double dt, const NewtonOptions& opt)
-      : scheme_(scheme), par_(par), dt_(dt), opt_(opt) {}
-  TopScheme scheme() const { return scheme_; }
-  std::string name() const { return schemeName(scheme_); }
-  bool collective() const { return isCollective(scheme_); }
+      : TopStepper(TopMethod{scheme, 2, Composition::None}, par, dt, opt) {}
+  /// Throws ConfigurationError for an invalid method (checkMethod).
+  TopStepper(const TopMethod& method, const HeavyTopParameters& par, double dt,
+             const NewtonOptions& opt)
+      : method_(method), par_(par), dt_(dt), opt_(opt) {
+    checkMethod(method_);
+  }
+  TopScheme scheme() const { return method_.scheme; }
+  const TopMethod& method() const { return method_; }
+  std::string name() const { return methodName(method_); }
+  bool collective() const { return isCollective(method_.scheme); }
   int dimension() const { return collective() ? 8 : 6; }
   double timeStep() const { return dt_; }
   const HeavyTopParameters& parameters() const { return par_; }
@@ -169,7 +324,7 @@ class TopStepper {
   /// Advances x by one step; x is unchanged if Newton did not converge (see result.converged).
   /// *evaluations (if given) receives the number of vector-field evaluations of the step.
   NewtonResult step(Eigen::VectorXd& x, int* evaluations = nullptr) const {
-    return schemeStep<double>(scheme_, par_, x, dt_, opt_, 0, evaluations);
+    return methodStep<double>(method_, par_, x, dt_, opt_, 0, evaluations);
   }
   /// (Pi, Gamma) of a state: M(z) or the state itself.
   Vec6 heavyTopState(const Eigen::VectorXd& x) const {
@@ -177,7 +332,7 @@ class TopStepper {
   }
 
  private:
-  TopScheme scheme_;
+  TopMethod method_;
   HeavyTopParameters par_;
   double dt_;
   NewtonOptions opt_;

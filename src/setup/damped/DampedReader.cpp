@@ -68,15 +68,15 @@ RayleighMethod readRayleighMethod(const io::DeckNode& s) {
                 : method == "phi_3s" ? Splitting::Phi3S
                                      : Splitting::PhiRKS;
     sp.ordering = s.string("ordering") == "dkd" ? Ordering::DriftKickDrift : Ordering::KickDriftKick;
-    sp.composition = s.string("composition") == "none" ? Composition::None : Composition::TripleJump;
+    sp.composition = integrators::compositionFromName(s.string("composition"));
     if (sp.method == Splitting::PhiRKS) {
       const std::string rk = s.string("rk");
       sp.rk = rk == "heun" ? RksMethod::Heun
               : rk == "explicit_midpoint" ? RksMethod::ExplicitMidpoint
                                           : RksMethod::ImplicitMidpoint;
     }
-    if (sp.composition == Composition::TripleJump && !isSymmetric(sp))
-      s.fail("composition", "the triple jump needs a symmetric base step; phi_rks with rk: " +
+    if (sp.composition != Composition::None && !isSymmetric(sp))
+      s.fail("composition", "a composition needs a symmetric base step; phi_rks with rk: " +
                                 s.string("rk") + " is not symmetric (order 3 only): use rk: "
                                 "implicit_midpoint, phi_2s or phi_3s");
   }

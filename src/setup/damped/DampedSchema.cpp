@@ -1,5 +1,6 @@
 // damped deck keys (docs/damped.md): the Rayleigh system (mass, eps, potential, dissipation,
 // initial data, scheme) or the dissipative rigid body (inertia, alpha, M0, scheme, Newton).
+#include "integrators/Composition.hpp"
 #include "setup/damped/DampedSetup.hpp"
 
 namespace kirchhoff::setup {
@@ -54,8 +55,8 @@ void addRayleighKeys(io::Section& r) {
     sm.enumeration("ordering", {"dkd", "kdk"},
                    "dkd: drift-kick-drift as in the paper (-> position Verlet at eps = 0); "
                    "kdk: kick-drift-kick (-> velocity Verlet)").def("dkd");
-    sm.enumeration("composition", {"none", "triple_jump"},
-                   "triple_jump: symmetric Yoshida composition, order 4 (symmetric bases only)")
+    sm.enumeration("composition", integrators::compositionNames(),
+                   integrators::compositionDescription() + " (symmetric bases only)")
         .def("none");
   }
   s.variant("method", "phi_rks")

@@ -30,6 +30,10 @@ using fluidbody::VortexConfig;
 
 void addFluidBodyKeys(io::Schema& s) {
   io::Section& r = s.root();
+  io::Section& sc = r.map("scheme", "time stepping: the variational midpoint step, or its composition");
+  sc.enumeration("composition", integrators::compositionNames(),
+                 integrators::compositionDescription() + "; each sub-step a DEL solve of size "
+                 "gamma_i dt").def("none");
   io::Section& fl = r.map("fluid", "the ideal fluid");
   fl.real("density", "fluid density rho").def(1.0).positive();
   fl.enumeration("discretization", {"auto", "panel", "nystrom"},
@@ -218,6 +222,7 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
   const io::DeckNode root = deck.root();
   FluidBodyConfig c;
   c.dt = io::readRunConfig(deck).dt;
+  c.composition = integrators::compositionFromName(root.map("scheme").string("composition"));
   c.fluidDensity = root.map("fluid").real("density");
   c.minDistancePanels = root.map("fluid").real("min_distance_panels");
   c.vortices = readVortices(root);

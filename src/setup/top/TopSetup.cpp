@@ -23,7 +23,14 @@ void addTopKeys(io::Schema& s) {
   b.real("length", "distance l from the pivot to the centre of mass").def(1.0).nonnegative();
   r.enumeration("scheme", top::schemeNames(),
                 "integrator: implicit/explicit midpoint on the collective canonical system in z, "
-                "or directly on (Pi, Gamma)").def("collective_implicit_midpoint");
+                "or directly on (Pi, Gamma); collective_gauss_legendre: s-stage Gauss–Legendre "
+                "collocation on z (order 2s)").def("collective_implicit_midpoint");
+  r.variant("scheme", "collective_gauss_legendre")
+      .integer("stages", "Gauss–Legendre stages s (order 2s; s = 1 is the implicit midpoint)")
+      .def(2).min(1).max(8);
+  r.enumeration("composition", integrators::compositionNames(),
+                integrators::compositionDescription() +
+                    "; needs an implicit (symmetric) scheme").def("none");
   io::Section& i = r.map("initial", "initial data: Pi and Gamma (lifted to z), or z", true);
   i.vector("Pi", 3, "body angular momentum Pi(0)");
   i.vector("Gamma", 3, "upward vertical in the body frame Gamma(0) (nonzero)");
@@ -72,6 +79,14 @@ TopConfig readTopConfig(const io::Deck& deck) {
                                  "); the distance goes in 'length'");
   c.top.mgl = b.real("mass") * b.real("gravity") * b.real("length");
   c.scheme = top::schemeFromName(root.string("scheme"));
+  if (c.scheme == top::TopScheme::CollectiveGaussLegendre)
+    c.stages = static_cast<int>(root.integer("stages"));
+  c.composition = integrators::compositionFromName(root.string("composition"));
+  if (c.composition != top::Composition::None && !top::isImplicit(c.scheme))
+    root.fail("composition", "a composition needs a symmetric (implicit) scheme; " +
+                                 root.string("scheme") + " is explicit (use "
+                                 "collective_implicit_midpoint, direct_implicit_midpoint or "
+                                 "collective_gauss_legendre)");
 
   const io::DeckNode i = root.map("initial");
   const bool hasZ = i.has("z"), hasPi = i.has("Pi"), hasGamma = i.has("Gamma");
