@@ -1,6 +1,6 @@
-// The Nystrom discretization of smooth analytic bodies (docs/fluidbody.md "High-order boundary
-// integrals", (FB-34)-(FB-38)): periodic trapezoidal nodes, the adjoint double layer with its curvature
-// diagonal, the Kress-corrected log kernel, trapezoidal interactions, upsampled near fields.
+// The Nystrom discretization of smooth analytic bodies, docs/fluidbody.md (FB-34)-(FB-38) in
+// "High-order boundary integrals": periodic trapezoidal nodes, the adjoint double layer with its
+// curvature diagonal, the Kress-corrected log kernel, trapezoidal interactions, upsampled near fields.
 #pragma once
 
 #include <map>
