@@ -1,6 +1,7 @@
-// The deck key fluid.discretization (docs/fluidbody.md "Deck keys that matter", "High-order boundary
-// integrals"): auto picks nystrom for circles, ellipses and stars and panel otherwise; nystrom with a
-// plate, or an odd node count, is a deck error naming the key; a star deck builds its exact curve.
+// The deck key fluid.discretization, docs/fluidbody.md "Deck keys that matter" and
+// "High-order boundary integrals": auto picks nystrom for circles, ellipses and stars and panel
+// otherwise; nystrom with a plate, or an odd node count, is a deck error naming the key; a star deck
+// builds its exact curve.
 #include <gtest/gtest.h>
 
 #include <cmath>
