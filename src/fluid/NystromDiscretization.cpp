@@ -1,6 +1,6 @@
 // Nystrom discretization of smooth bodies (docs/fluidbody.md "High-order boundary integrals"):
-// self-blocks (FB-35), (FB-36), trapezoidal inter-body blocks and their pose derivatives (FB-37),
-// point fields upsampled by trigonometric interpolation near the curve (FB-38), node moments.
+// self-blocks (FB-35), (FB-36), point fields upsampled by trigonometric interpolation near the curve
+// (FB-38); the inter-body blocks are PointSourceDiscretization's (FB-37).
 #include "fluid/NystromDiscretization.hpp"
 
 #include <algorithm>
@@ -15,7 +15,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846264338327950288;
 constexpr double kInvTwoPi = 0.15915494309189533576888376337251436;
-const Complex kI(0.0, 1.0);
 
 /// Kress weights R_m, m = 0..N-1 (FB-36): int log(4 sin^2((t - s)/2)) f(s) ds ~ sum_q R_{p-q} f(s_q) at t = s_p,
 /// exact for trigonometric polynomials of degree N/2: R(t) = -(4 pi/N) sum_{k<N/2} cos(kt)/k - (4 pi/N^2) cos(N t/2).
@@ -36,12 +35,12 @@ inline Complex inverse(const Complex& d) { return std::conj(d) / std::norm(d); }
 
 NystromDiscretization::NystromDiscretization(std::vector<SmoothCurve> curves, const std::vector<int>& nodes)
     : curves_(std::move(curves)) {
-  const int n = bodyCount();
+  const int n = static_cast<int>(curves_.size());
+  resize(n);
   if (static_cast<int>(nodes.size()) != n)
     throw ConfigurationError("nystrom: " + std::to_string(nodes.size()) + " node counts for " +
                              std::to_string(n) + " bodies");
-  nodes_.resize(n), speed_.resize(n), maxSpeed_.assign(n, 0.0);
-  x_.resize(n), nu_.resize(n), pose_.resize(n), placed_.assign(n, false), fine_.resize(n);
+  speed_.resize(n), maxSpeed_.assign(n, 0.0), fine_.resize(n);
   for (int j = 0; j < n; ++j) {
     const int N = nodes[j];
     if (N < 8 || N % 2 != 0) {
@@ -91,94 +90,6 @@ NystromDiscretization::NystromDiscretization(std::vector<SmoothCurve> curves, co
     selfM_.push_back(std::move(M));
     selfS_.push_back(std::move(S));
   }
-}
-
-void NystromDiscretization::place(int j, const lie::Pose& g) const {
-  if (placed_[j] && pose_[j].theta == g.theta && pose_[j].y == g.y) return;
-  const BodyNodes& b = nodes_[j];
-  const lie::Mat2 Rt = lie::rotation(g.theta);
-  x_[j].resize(b.x.size());
-  nu_[j].resize(b.x.size());
-  for (std::size_t q = 0; q < b.x.size(); ++q) {
-    x_[j][q] = lie::toComplex(Rt * b.x[q] + g.y);
-    nu_[j][q] = lie::toComplex(Rt * b.normal[q]);
-  }
-  pose_[j] = g;
-  placed_[j] = true;
-}
-
-void NystromDiscretization::interaction(int P, const lie::Pose& gP, int first, int count, int Q,
-                                        const lie::Pose& gQ, double* M, int ldM, double* S, int ldS) const {
-  // Trapezoidal rule on body Q's nodes (FB-37): M_pq = (w_q / 2 pi) Re(nu_p / (x_p - x_q)),
-  // S_pq = (w_q / 2 pi) log|x_p - x_q|.
-  place(P, gP);
-  place(Q, gQ);
-  const std::vector<Complex>& zq = x_[Q];
-  const std::vector<double>& w = nodes_[Q].weight;
-  const int n = static_cast<int>(zq.size());
-  for (int r = 0; r < count; ++r) {
-    const Complex z = x_[P][first + r], nu = nu_[P][first + r];
-    double* Mr = M ? M + static_cast<std::size_t>(r) * ldM : nullptr;
-    double* Sr = S ? S + static_cast<std::size_t>(r) * ldS : nullptr;
-    for (int q = 0; q < n; ++q) {
-      const Complex d = z - zq[q];
-      const double c = w[q] * kInvTwoPi;
-      if (Mr) Mr[q] = c * (nu * inverse(d)).real();
-      if (Sr) Sr[q] = 0.5 * c * std::log(std::norm(d));
-    }
-  }
-}
-
-Eigen::Vector3d NystromDiscretization::interactionGradient(int P, const lie::Pose& gP, int first, int count,
-                                                           int Q, const lie::Pose& gQ,
-                                                           const PairWeights& wts) const {
-  // W'_q(z) = (w_q / 2 pi) / (z - x_q), W''_q = -(w_q / 2 pi) / (z - x_q)^2. Over body P's pose
-  // (arm = i (z - y_P)): dM/dy = (Re, -Im)(W'' nu), dM/dtheta = Re(W'' nu arm) + Re(i W' nu),
-  // dS/dy = (Re, -Im) W', dS/dtheta = Re(W' arm); per row the sums over q of W' v and W'' v.
-  place(P, gP);
-  place(Q, gQ);
-  std::vector<const double*> v;
-  auto slot = [&](const double* d) {
-    for (std::size_t s = 0; s < v.size(); ++s)
-      if (v[s] == d) return static_cast<int>(s);
-    v.push_back(d);
-    return static_cast<int>(v.size()) - 1;
-  };
-  std::vector<int> mSlot, sSlot;
-  for (const auto& uv : wts.normal) mSlot.push_back(slot(uv.second));
-  for (const auto& uv : wts.potential) sSlot.push_back(slot(uv.second));
-  const int k = static_cast<int>(v.size());
-  const std::vector<Complex>& zq = x_[Q];
-  const std::vector<double>& w = nodes_[Q].weight;
-  const int n = static_cast<int>(zq.size());
-  std::vector<Complex> d1(k), d2(k);
-  const Complex centre = lie::toComplex(gP.y);
-  Eigen::Vector3d g = Eigen::Vector3d::Zero();
-  for (int r = 0; r < count; ++r) {
-    const Complex z = x_[P][first + r], nu = nu_[P][first + r], arm = kI * (z - centre);
-    std::fill(d1.begin(), d1.end(), Complex(0.0, 0.0));
-    std::fill(d2.begin(), d2.end(), Complex(0.0, 0.0));
-    for (int q = 0; q < n; ++q) {
-      const Complex inv = inverse(z - zq[q]);
-      const Complex W1 = (w[q] * kInvTwoPi) * inv, W2 = -W1 * inv;
-      for (int s = 0; s < k; ++s) {
-        d1[s] += v[s][q] * W1;
-        d2[s] += v[s][q] * W2;
-      }
-    }
-    Complex c1(0.0, 0.0), wdW(0.0, 0.0), sdW(0.0, 0.0);
-    for (std::size_t a = 0; a < wts.normal.size(); ++a) {
-      const double u = wts.normal[a].first[r];
-      c1 += u * d2[mSlot[a]];
-      wdW += u * d1[mSlot[a]];
-    }
-    c1 *= nu;
-    for (std::size_t a = 0; a < wts.potential.size(); ++a) sdW += wts.potential[a].first[r] * d1[sSlot[a]];
-    g[1] += c1.real() + sdW.real();
-    g[2] += -c1.imag() - sdW.imag();
-    g[0] += (c1 * arm).real() + (kI * wdW * nu).real() + (sdW * arm).real();
-  }
-  return g;
 }
 
 double NystromDiscretization::distanceToCurve(int j, const Vec2& Z) const {
@@ -252,15 +163,9 @@ void NystromDiscretization::pointField(int Q, const lie::Pose& gQ, const Complex
   const Complex Z = lie::toComplex(Zv), rot = std::polar(1.0, -gQ.theta), invZ = inverse(Z);
   const int level = upsamplingLevel(Q, Zv);
   if (level == 0) {
-    const BodyNodes& b = nodes_[Q];
-    for (int k = 0; k < count; ++k) {
-      const int q = first + k;
-      const Complex d = Z - lie::toComplex(b.x[q]);
-      const double c = b.weight[q] * kInvTwoPi;
-      if (psi) psi[k] = -c * std::arg(d * std::conj(Z));
-      if (dOmega) dOmega[k] = c * (inverse(d) - invZ) * rot;
-      if (phi) phi[k] = 0.5 * c * std::log(std::norm(d));
-    }
+    pointSources(Q, Z, first, count, psi, dOmega, phi);
+    if (dOmega)
+      for (int k = 0; k < count; ++k) dOmega[k] *= rot;
     return;
   }
   const Fine& f = fine(Q, level);
@@ -278,23 +183,6 @@ void NystromDiscretization::pointField(int Q, const lie::Pose& gQ, const Complex
     if (dOmega) dOmega[k] = Complex(out(k, 1), out(k, 2)) * rot;
     if (phi) phi[k] = out(k, 3);
   }
-}
-
-Eigen::MatrixXcd NystromDiscretization::multipoleMoments(int j, int order) const {
-  // Point charge w_q at x_q: (w_q / 2 pi) log(Z - x_q) = (w_q / 2 pi) (log Z - sum_k x_q^k / (k Z^k)).
-  const BodyNodes& b = nodes_[j];
-  Eigen::MatrixXcd A(order + 1, b.size());
-  for (int q = 0; q < b.size(); ++q) {
-    const Complex x = lie::toComplex(b.x[q]);
-    const double c = b.weight[q] * kInvTwoPi;
-    A(0, q) = c;
-    Complex xk(1.0, 0.0);
-    for (int k = 1; k <= order; ++k) {
-      xk *= x;
-      A(k, q) = -c * xk / static_cast<double>(k);
-    }
-  }
-  return A;
 }
 
 }  // namespace kirchhoff::fluid

@@ -1,34 +1,25 @@
-// The Nystrom discretization of smooth analytic bodies (docs/fluidbody.md "High-order boundary
-// integrals", (FB-34)-(FB-38)): periodic trapezoidal nodes, the adjoint double layer with its curvature
-// diagonal, the Kress-corrected log kernel, trapezoidal interactions, upsampled near fields.
+// The Nystrom discretization of smooth analytic bodies, docs/fluidbody.md (FB-34)-(FB-38) in
+// "High-order boundary integrals": periodic trapezoidal nodes, the adjoint double layer with its
+// curvature diagonal, the Kress-corrected log kernel, trapezoidal interactions, upsampled near fields.
 #pragma once
 
 #include <map>
 #include <vector>
 
-#include "fluid/Discretization.hpp"
+#include "fluid/PointSourceDiscretization.hpp"
 #include "fluid/SmoothCurve.hpp"
 
 namespace kirchhoff::fluid {
 
-class NystromDiscretization : public Discretization {
+class NystromDiscretization : public PointSourceDiscretization {
  public:
   /// Body j: curve j with nodes[j] (even, >= 8) equispaced parameter nodes s_q = 2 pi q / N.
   NystromDiscretization(std::vector<SmoothCurve> curves, const std::vector<int>& nodes);
 
   std::string name() const override { return "nystrom"; }
-  int bodyCount() const override { return static_cast<int>(curves_.size()); }
-  const BodyNodes& body(int j) const override { return nodes_[static_cast<std::size_t>(j)]; }
-  const Eigen::MatrixXd& selfNormal(int j) const override { return selfM_[static_cast<std::size_t>(j)]; }
-  const Eigen::MatrixXd& selfPotential(int j) const override { return selfS_[static_cast<std::size_t>(j)]; }
-  void interaction(int P, const lie::Pose& gP, int first, int count, int Q, const lie::Pose& gQ, double* M,
-                   int ldM, double* S, int ldS) const override;
-  Eigen::Vector3d interactionGradient(int P, const lie::Pose& gP, int first, int count, int Q,
-                                      const lie::Pose& gQ, const PairWeights& w) const override;
   /// Upsampled (FB-38) for points closer than kNearFactor fine spacings to the curve.
   void pointField(int Q, const lie::Pose& gQ, const Complex& z, int first, int count, double* psi,
                   Complex* dOmega, double* phi = nullptr) const override;
-  Eigen::MatrixXcd multipoleMoments(int j, int order) const override;
 
   const SmoothCurve& curve(int j) const { return curves_[static_cast<std::size_t>(j)]; }
   /// Distance from the body-frame point Z to curve j (Newton on the nearest node's parameter).
@@ -50,17 +41,10 @@ class NystromDiscretization : public Discretization {
     Eigen::MatrixXd T;       // N x N_fine: T(q, f) = |x'_q| (2 pi / N_fine) D_N(s_f - s_q)
   };
   const Fine& fine(int j, int level) const;
-  void place(int j, const lie::Pose& g) const;
 
   std::vector<SmoothCurve> curves_;
-  std::vector<BodyNodes> nodes_;
   std::vector<std::vector<double>> speed_;
   std::vector<double> maxSpeed_;
-  std::vector<Eigen::MatrixXd> selfM_, selfS_;
-  // Spatial nodes and normals at the pose of the last call, per body.
-  mutable std::vector<std::vector<Complex>> x_, nu_;
-  mutable std::vector<lie::Pose> pose_;
-  mutable std::vector<bool> placed_;
   mutable std::vector<std::map<int, Fine>> fine_;
 };
 
