@@ -227,6 +227,7 @@ class Loop {
     int bad = 0;
     std::string msg;
     if (rank_ == 0) {
+      std::error_code ec;
       msg = io::prepareOutputFolder(opt_.outdir);
       if (!msg.empty()) bad = 2;  // the -o argument is unusable: a usage error (64)
       if (!bad) {  // one run per folder: every rank's writes below happen under rank 0's lock
