@@ -341,8 +341,18 @@ CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const st
 CheckpointInfo CheckpointStore::readNewest(State& s, const std::string& model,
                                            std::vector<std::string>* warnings) const {
   const auto files = list();
-  if (files.empty()) throw CheckpointError("no checkpoint in " + dir_ + " to restart from");
   std::string reasons;
+  std::error_code ec;
+  if (fs::is_directory(dir_, ec))  // entries list() leaves out, named so the user sees why
+    for (const auto& e : fs::directory_iterator(dir_, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n.rfind("checkpoint_", 0) == 0 && e.path().extension() == ".h5" && !e.is_regular_file(ec)) {
+        const std::string why = e.path().string() + ": not a regular file (a FIFO, device or directory named like a checkpoint)";
+        if (warnings) warnings->push_back("skipping checkpoint " + why);
+        reasons += "\n  " + why;
+      }
+    }
+  if (files.empty()) throw CheckpointError("no checkpoint in " + dir_ + " to restart from" + reasons);
   for (const auto& f : files) {
     State trial = s;
     try {

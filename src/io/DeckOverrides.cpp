@@ -226,9 +226,9 @@ void applyOne(YAML::Node root, const Schema& schema, const std::string& arg,
 
 }  // namespace
 
-Deck applyOverrides(const Deck& deck, const std::vector<std::string>& sets,
+Deck applyOverrides(Deck deck, const std::vector<std::string>& sets,
                     std::vector<std::string>& notes) {
-  if (sets.empty()) return deck;
+  if (sets.empty()) return deck;  // moved, not copied: a copy (YAML::Clone) loses the file positions
   YAML::Node root = YAML::Load(deck.text());  // a fresh tree with the file's positions
   for (const auto& s : sets) applyOne(root, deck.schema(), s, notes);
   YAML::Emitter out;

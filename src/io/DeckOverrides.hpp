@@ -14,7 +14,7 @@ namespace kirchhoff::io {
 /// "rayleigh.scheme.method", "bodies[0].density"; lists as "[1, 2]"). Throws UsageError for an
 /// argument without '=', DeckError naming "--set key=value" for a bad key or value. `notes` gets
 /// one line per key that the change made irrelevant and removed.
-Deck applyOverrides(const Deck& deck, const std::vector<std::string>& sets,
+Deck applyOverrides(Deck deck, const std::vector<std::string>& sets,
                     std::vector<std::string>& notes);
 
 }  // namespace kirchhoff::io

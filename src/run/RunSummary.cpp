@@ -106,11 +106,20 @@ void writeSummaryFile(const std::string& path, const RunSummary& s) {
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << toJson(s);
-    if (!out) throw Error("cannot write " + tmp, kExitData);
+    out.close();
+    if (!out) {  // a full disk: no temporary file left behind
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      throw Error("cannot write " + tmp, kExitData);
+    }
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error("cannot rename " + tmp + " to " + path + ": " + ec.message(), kExitData);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw Error("cannot rename " + tmp + " to " + path + ": " + ec.message(), kExitData);
+  }
 }
 
 std::vector<std::pair<std::string, double>> maxRelativeChanges(const std::string& logPath,

@@ -139,8 +139,10 @@ class Loop {
   }
 
   /// OUTDIR/summary.json on rank 0, after any end of the run (a warning if it cannot be written).
+  /// Only under the folder's lock: a run refused because another one holds OUTDIR must not open
+  /// that run's log (HDF5's file lock would make the holder's next write fail) nor replace its files.
   void writeSummary(const RunResult& r) {
-    if (rank_ != 0) return;
+    if (rank_ != 0 || !lock_.held()) return;
     RunSummary s;
     s.model = driver_.model;
     s.deckFile = deck_.file();

@@ -25,7 +25,7 @@ YAML
 sed 's/snapshot_interval: 1/snapshot_interval: 0, keep_checkpoints: 40, flush_interval: 10/; s/steps: 1500/steps: 9000/; s/checkpoint_interval: 100/checkpoint_interval: 200/' snap.yaml > log.yaml
 sed 's/steps: 1500/steps: 200/; s/checkpoint_interval: 100/checkpoint_interval: 20/' snap.yaml > snap2.yaml
 # deck, ranks, tmpfs size (2 ranks write snapshots slowly here: a shorter run on a smaller disk)
-for c in "snap 1 1m" "log 1 1m" "snap2 2 400k"; do
+for c in "snap 1 1m" "log 1 1m" "snap2 2 700k"; do
   read -r deck np size <<<"$c"
   (
     umount full; mount -t tmpfs -o size=$size tmpfs full

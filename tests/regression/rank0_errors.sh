@@ -63,7 +63,7 @@ if unshare -m true 2>/dev/null; then
       exec $T $( [ $np = 2 ] && echo mpirun -n 2 ) $BIN/$DRIVER deck.yaml -o ro --restart" >last.out 2>&1
     code=$?; set -e
     [ $code = 64 ] || { cat last.out; fail "restart in a read-only OUTDIR on $np rank(s) exited $code, expected 64"; }
-    expect_output "cannot write to the output folder ro"
+    expect_output "output folder ro is not writable"
   done
 else
   echo "skipped: the read-only OUTDIR case needs mount namespaces (unshare -m)"
