@@ -15,7 +15,10 @@ except ImportError as e:  # pragma: no cover - Debian's python3-h5py is a requir
 
 def text(v):
     """A string attribute or dataset value as str: fixed-length (bytes, numpy.bytes_) and
-    variable-length UTF-8 (str) strings alike; 0-d and 1-element arrays are unwrapped."""
+    variable-length UTF-8 (str) strings alike; 0-d and 1-element arrays are unwrapped; a 1-D
+    array of 8-bit integers (a checkpoint's /deck, 1-D char) is read as its bytes."""
+    if isinstance(v, np.ndarray) and v.ndim == 1 and v.dtype.kind in "iu" and v.dtype.itemsize == 1:
+        return v.astype(np.uint8).tobytes().decode("utf-8", errors="replace")
     if isinstance(v, np.ndarray) and v.size == 1:
         v = v.reshape(()).item() if v.ndim else v[()]
     if isinstance(v, (bytes, np.bytes_)):

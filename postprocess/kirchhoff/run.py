@@ -17,11 +17,12 @@ LOG, SNAPSHOTS, FLOW_FIELD = "invariants.h5", "snapshots.h5", "flowfield.h5"
 
 
 def _deck_text(f):
-    """The deck text stored in a file: root attribute `deck`, or a root dataset `deck` (long decks)."""
-    if "deck" in f.attrs:
-        return _h5.text(f.attrs["deck"])
+    """The deck text stored in a file: the root dataset `deck` (logs, snapshots and checkpoints of
+    this version), else the root attribute `deck` (logs written before the dataset)."""
     if "deck" in f and _h5.is_dataset(f["deck"]):
         return _h5.text(f["deck"][()])
+    if "deck" in f.attrs:
+        return _h5.text(f.attrs["deck"])
     return ""
 
 

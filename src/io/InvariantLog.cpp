@@ -42,7 +42,17 @@ InvariantLog InvariantLog::create(const std::string& path, const std::vector<std
     h5::checkStatus(H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110), "format 1.10");
     h5::Handle f(h5::check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl),
                            "cannot create " + tmp));
-    for (const auto& [k, v] : attributes) h5::writeTextAttribute(f, k, v);
+    // Provenance as root attributes, except the deck text: a scalar vlen UTF-8 dataset /deck
+    // (any length; as in snapshots.h5), so no reader depends on large attributes (docs/output.md).
+    for (const auto& [k, v] : attributes) {
+      if (k != "deck") {
+        h5::writeTextAttribute(f, k, v);
+        continue;
+      }
+      h5::writeTextDataset(f, "deck", v);
+      h5::Handle d(h5::check(H5Dopen2(f, "deck", H5P_DEFAULT), "deck"));
+      h5::describe(d, "", "the deck text (YAML) of the run", "metadata");
+    }
     h5::writeInt64Attribute(f, "nranks", nranks);
     const auto model = attributes.find("model");
     const std::string modelName = model == attributes.end() ? "" : model->second;

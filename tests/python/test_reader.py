@@ -134,6 +134,34 @@ class Logs(unittest.TestCase):
         self.assertEqual(r.deck_value("bodies[0].shape.edges"), 64)
         self.assertIsNone(r.deck_value("no.such.key"))
 
+    def test_deck_dataset_and_older_attribute(self):
+        # The deck text is the root dataset /deck (vlen UTF-8) in the log and the snapshots and a
+        # 1-D char dataset in a checkpoint: each reads back as the deck file's exact text. A log
+        # of an older version holds it in the root attribute `deck`: read from there instead.
+        import h5py
+        text = read_text(os.path.join(SOURCE, "input", "fluidbody_disk_vortex.yaml"))
+        r = run("disk")
+        self.assertEqual(r.deck_text, text)
+        self.assertNotIn("deck", r.attrs)
+        for part in ("invariants.h5", "snapshots.h5"):
+            path = os.path.join(RUNS, "disk", part)
+            with h5py.File(path, "r") as f:
+                self.assertNotIn("deck", f.attrs, path)
+                self.assertEqual(f["deck"].shape, (), path)
+            self.assertEqual(kirchhoff.load(path).deck_text, text, path)
+        self.assertEqual(kirchhoff.load(r.checkpoints[-1]).deck_text, text)
+        with tempfile.TemporaryDirectory() as d:
+            dst = os.path.join(d, "invariants.h5")
+            with open(os.path.join(RUNS, "disk", "invariants.h5"), "rb") as a, open(dst, "wb") as b:
+                b.write(a.read())
+            with h5py.File(dst, "r+") as f:
+                del f["deck"]
+                f.attrs["deck"] = text
+            old = kirchhoff.load(dst)
+            self.assertEqual(old.deck_text, text)
+            self.assertEqual(old.deck_value("time.dt"), 0.025)
+            self.assertNotIn("deck", old.attrs)
+
     def test_summary_agrees_with_the_log(self):
         # The driver's summary.json (kinds of io/Quantities, deck-aware) names exactly the columns the
         # reader tags conserved, and its changes are the log's max |c - c0| / |c0|.

@@ -16,7 +16,7 @@ with h5py.File(out + "/invariants.h5", "r") as f:
     ov = f.attrs["overrides"]
     ov = ov.decode() if isinstance(ov, bytes) else ov
     assert ov.split("\n") == ["rayleigh.scheme.method=heun", "time.dt=0.05"], ov
-    deck = f.attrs["deck"]
+    deck = f["deck"][()]
     deck = yaml.safe_load(deck.decode() if isinstance(deck, bytes) else deck)
     assert deck["rayleigh"]["scheme"] == {"method": "heun"}, deck["rayleigh"]["scheme"]
     assert deck["time"]["dt"] == 0.05
@@ -54,7 +54,7 @@ expect_exit 0 "$BIN/$DRIVER" "$SRC/input/fluidbody_disk_vortex_coarse.yaml" -o f
 $PY - fb <<'PY'
 import sys, h5py, yaml
 with h5py.File(sys.argv[1] + "/invariants.h5", "r") as f:
-    deck = f.attrs["deck"]
+    deck = f["deck"][()]
     assert yaml.safe_load(deck.decode() if isinstance(deck, bytes) else deck)["bodies"][0]["density"] == 2.5
 PY
 expect_exit 65 "$BIN/$DRIVER" "$SRC/input/fluidbody_disk_vortex_coarse.yaml" -o bad --set bodies[3].density=2
