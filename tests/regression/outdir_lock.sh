@@ -90,10 +90,12 @@ sweep:
   parameters:
     - {key: "vortices[1].circulation", values: [0.7, 0.8]}
 YAML
-"$BIN/$DRIVER" sweep.yaml -o sw --case 0 >case.out 2>&1 & pid=$!
+"$BIN/$DRIVER" sweep.yaml -o sw --case 0 --steps 100000000 >case.out 2>&1 & pid=$!  # stopped below
 wait_for_lock sw/case000
 expect_exit 64 timeout 60 "$BIN/$DRIVER" sweep.yaml -o sw
 expect_output "case000: error: sw/case000 is in use by another kirchhoff run"
+for _ in $(seq 600); do [ -n "$(ls sw/case000/checkpoints/checkpoint_*.h5 2>/dev/null | sed -n 2p)" ] && break; sleep 0.1; done
+kill -USR1 $pid
 set +e; wait $pid; code=$?; set -e
-[ $code = 0 ] || { cat case.out; fail "the sweep case exited $code"; }
+[ $code = 75 ] || { cat case.out; fail "the sweep case exited $code, expected 75 (stopped)"; }
 echo "outdir lock OK"
