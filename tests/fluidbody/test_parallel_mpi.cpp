@@ -1,5 +1,5 @@
 // fluidbody on 2 and 3 ranks (panel rows, KSP and the DEL Vec distributed) against the same run on
-// one rank (PETSC_COMM_SELF, direct LU): trajectories agree to 1e-10 (issue 4).
+// one rank (PETSC_COMM_SELF, direct LU): trajectories agree to 1e-10 (issue 4), also composed (issue 14).
 #include <gtest/gtest.h>
 
 #include "fluid/PanelFluid.hpp"
@@ -29,8 +29,10 @@ FluidBodyConfig twoBodiesTwoVortices() {
   return c;
 }
 
-std::vector<double> trajectory(MPI_Comm comm, int steps) {
+std::vector<double> trajectory(MPI_Comm comm, int steps,
+                               integrators::Composition composition = integrators::Composition::None) {
   FluidBodyConfig c = twoBodiesTwoVortices();
+  c.composition = composition;
   std::vector<fluid::Polygon> shapes;
   for (const auto& b : c.bodies) shapes.push_back(b.shape);
   auto fluid = std::make_unique<fluid::PanelFluid>(comm, shapes, 1.0);
@@ -57,4 +59,17 @@ TEST(ParallelFluidBody, SameTrajectoryAsOneRank) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) std::printf("max |q_parallel - q_serial| over 100 steps: %.2e\n", err);
+}
+
+TEST(ParallelFluidBody, ComposedSameTrajectoryAsOneRank) {
+  // scheme.composition kahan_li6 (docs/composition.md (CM-6)): 9 DEL sub-steps per step, 30 steps.
+  const auto par = trajectory(MPI_COMM_WORLD, 30, integrators::Composition::KahanLi6);
+  const auto ser = trajectory(PETSC_COMM_SELF, 30, integrators::Composition::KahanLi6);
+  ASSERT_EQ(par.size(), ser.size());
+  double err = 0.0;
+  for (std::size_t i = 0; i < par.size(); ++i) err = std::max(err, std::abs(par[i] - ser[i]));
+  EXPECT_LT(err, 1e-10);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) std::printf("kahan_li6: max |q_parallel - q_serial| over 30 steps: %.2e\n", err);
 }
