@@ -2,10 +2,14 @@
 // Every failure is one DeckError "file:line:col: key: what was expected, what was found".
 #include "io/Deck.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -343,22 +347,59 @@ std::vector<DeckNode> DeckNode::list(const std::string& key) const {
   return out;
 }
 
+namespace {
+
+/// Records where a document's first value starts (a null document counts as empty).
+class FirstContent : public YAML::EventHandler {
+ public:
+  std::optional<YAML::Mark> at;
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { note(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void note(const YAML::Mark& m) {
+    if (!at) at = m;
+  }
+};
+
+/// Where a second, non-empty YAML document of `text` starts, if there is one. Two parser calls at
+/// most, so malformed input cannot loop.
+std::optional<YAML::Mark> secondDocumentContent(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  FirstContent first, second;
+  if (!parser.HandleNextDocument(first)) return std::nullopt;
+  if (!parser.HandleNextDocument(second)) return std::nullopt;
+  return second.at;
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------------------------------------
 
 Deck::Deck(const std::string& text, const std::string& file, const Schema& schema)
     : text_(text), file_(file), schema_(&schema) {
-  std::vector<YAML::Node> docs;
   try {
-    docs = YAML::LoadAll(text_);
+    root_.reset(YAML::Load(text_));
+    // A second document ("---" then keys) would be ignored silently: refuse it. Not YAML::LoadAll:
+    // yaml-cpp 0.7's LoadAll loops forever on some malformed input (", {{;", found by fuzzing).
+    if (const auto second = secondDocumentContent(text_))
+      throw DeckError(location(file_, *second) + ": a second YAML document (after '---'); a deck "
+                      "is one document: remove the '---' line or the keys after it");
   } catch (const YAML::ParserException& e) {
     throw DeckError(location(file_, e.mark) + ": YAML syntax error: " + e.msg);
   }
-  // A second document ("---" then keys) would be ignored silently: refuse it.
-  for (std::size_t i = 1; i < docs.size(); ++i)
-    if (docs[i].IsDefined() && !docs[i].IsNull())
-      throw DeckError(location(file_, docs[i].Mark()) + ": a second YAML document (after '---'); a deck "
-                      "is one document: remove the '---' line or the keys after it");
-  if (!docs.empty()) root_.reset(docs.front());
   if (!root_.IsMap()) throw DeckError(file_ + ": a deck must be a map of keys (model: ..., time: ...)");
   // The model first: another driver's deck would otherwise fail on its first model-specific key.
   const YAML::Node model = root_["model"];
