@@ -20,10 +20,14 @@ namespace kirchhoff::io {
 
 namespace {
 
+// "deck.yaml:12:5"; a sweep case's deck is named "deck.yaml [key=value]" (Deck::withOverride),
+// and the position goes with the file name: "deck.yaml:12:5 [key=value]".
 std::string location(const std::string& file, const YAML::Mark& m) {
+  if (m.line < 0) return file;
+  const std::size_t c = !file.empty() && file.back() == ']' ? file.find(" [") : std::string::npos;
   std::ostringstream os;
-  os << file;
-  if (m.line >= 0) os << ":" << m.line + 1 << ":" << m.column + 1;
+  os << file.substr(0, c) << ":" << m.line + 1 << ":" << m.column + 1;
+  if (c != std::string::npos) os << file.substr(c);
   return os.str();
 }
 
@@ -187,17 +191,6 @@ std::vector<std::pair<std::string, std::string>> discriminators(const YAML::Node
   return chosen;
 }
 
-std::vector<std::string> allowedKeys(const Section& s,
-                                     const std::vector<std::pair<std::string, std::string>>& chosen) {
-  std::vector<std::string> names;
-  for (const auto& k : s.keys()) names.push_back(k->name);
-  for (const auto& v : s.variants())
-    for (const auto& c : chosen)
-      if (c.first == v.discriminator && c.second == v.choice)
-        for (const auto& k : v.section->keys()) names.push_back(k->name);
-  return names;
-}
-
 }  // namespace
 
 void validateKeyValue(const YAML::Node& value, const KeySpec& spec, const std::string& key,
@@ -212,7 +205,7 @@ void validate(const YAML::Node& node, const Section& section, const std::string&
   if (!node.IsMap() && !node.IsNull() && node.IsDefined())
     raise(file, node, path, "expected a map of keys, got " + shown(node));
   const auto chosen = discriminators(node, section, path, file);
-  const auto allowed = allowedKeys(section, chosen);
+  const auto allowed = section.namesIn(chosen);
   std::set<std::string> seen;
   if (node.IsMap()) {
     for (auto it = node.begin(); it != node.end(); ++it) {
@@ -389,7 +382,7 @@ std::optional<YAML::Mark> secondDocumentContent(const std::string& text) {
 // ---------------------------------------------------------------------------------------------
 
 Deck::Deck(const std::string& text, const std::string& file, const Schema& schema)
-    : text_(text), file_(file), schema_(&schema) {
+    : text_(text), file_(file), schema_(&schema), source_(text) {
   try {
     root_.reset(YAML::Load(text_));
     // A second document ("---" then keys) would be ignored silently: refuse it. Not YAML::LoadAll:
@@ -400,6 +393,21 @@ Deck::Deck(const std::string& text, const std::string& file, const Schema& schem
   } catch (const YAML::ParserException& e) {
     throw DeckError(location(file_, e.mark) + ": YAML syntax error: " + e.msg);
   }
+  check();
+}
+
+Deck::Deck(YAML::Node root, std::string text, std::string file, const Schema& schema,
+           std::string source, std::vector<DeckEdit> edits)
+    : text_(std::move(text)),
+      file_(std::move(file)),
+      schema_(&schema),
+      source_(std::move(source)),
+      edits_(std::move(edits)),
+      root_(std::move(root)) {
+  check();
+}
+
+void Deck::check() const {
   if (!root_.IsMap()) throw DeckError(file_ + ": a deck must be a map of keys (model: ..., time: ...)");
   // The model first: another driver's deck would otherwise fail on its first model-specific key.
   const YAML::Node model = root_["model"];
@@ -410,21 +418,28 @@ Deck::Deck(const std::string& text, const std::string& file, const Schema& schem
   validate(root_, schema_->root(), "", file_);
 }
 
-Deck::Deck(YAML::Node root, const std::string& text, const std::string& file, const Schema& schema)
-    : text_(text), file_(file), schema_(&schema), root_(std::move(root)) {
-  if (!root_.IsMap()) throw DeckError(file_ + ": a deck must be a map of keys (model: ..., time: ...)");
-  validate(root_, schema_->root(), "", file_);
+YAML::Node Deck::parsed() const {
+  YAML::Node root = YAML::Load(source_);  // parsed before (the constructor), so it parses
+  for (const auto& e : edits_) e(root, nullptr);
+  return root;
 }
 
 Deck::Deck(const Deck& other)
-    : text_(other.text_), file_(other.file_), schema_(other.schema_), root_(YAML::Clone(other.root_)) {}
+    : text_(other.text_),
+      file_(other.file_),
+      schema_(other.schema_),
+      source_(other.source_),
+      edits_(other.edits_),
+      root_(other.parsed()) {}
 
 Deck& Deck::operator=(const Deck& other) {
   if (this != &other) {
     text_ = other.text_;
     file_ = other.file_;
     schema_ = other.schema_;
-    root_.reset(YAML::Clone(other.root_));  // rebind; operator= would write into the old tree
+    source_ = other.source_;
+    edits_ = other.edits_;
+    root_.reset(other.parsed());  // rebind; operator= would write into the old tree
   }
   return *this;
 }
@@ -434,9 +449,22 @@ Deck& Deck::operator=(Deck&& other) noexcept {
     text_ = std::move(other.text_);
     file_ = std::move(other.file_);
     schema_ = other.schema_;
+    source_ = std::move(other.source_);
+    edits_ = std::move(other.edits_);
     root_.reset(other.root_);
   }
   return *this;
+}
+
+Deck Deck::edited(const std::vector<DeckEdit>& edits, const std::string& file,
+                  std::vector<std::string>* notes) const {
+  YAML::Node root = parsed();
+  for (const auto& e : edits) e(root, notes);
+  std::vector<DeckEdit> all = edits_;
+  all.insert(all.end(), edits.begin(), edits.end());
+  YAML::Emitter out;
+  out << root;
+  return Deck(root, std::string(out.c_str()) + "\n", file, *schema_, source_, std::move(all));
 }
 
 Deck Deck::fromFile(const std::string& file, const Schema& schema) {
@@ -471,7 +499,6 @@ std::string Deck::petscOptions() const {
 }
 
 Deck Deck::withOverride(const std::string& path, const YAML::Node& value) const {
-  YAML::Node copy = YAML::Clone(root_);
   // Walk "a.b[2].c": names separated by '.', list indices in brackets.
   std::vector<std::pair<std::string, int>> parts;
   std::stringstream ss(path);
@@ -490,35 +517,35 @@ Deck Deck::withOverride(const std::string& path, const YAML::Node& value) const 
     parts.emplace_back(tok, index);
   }
   if (parts.empty()) throw DeckError(file_ + ": sweep parameter path is empty");
-  YAML::Node cur = copy;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const bool last = i + 1 == parts.size();
-    if (!cur.IsMap()) throw DeckError(file_ + ": sweep parameter '" + path + "' does not name a deck key");
-    if (last && parts[i].second < 0) {
-      cur[parts[i].first] = value;
-      break;
-    }
-    YAML::Node next = cur[parts[i].first];
-    if (parts[i].second >= 0) {
-      if (!next.IsSequence() || parts[i].second >= static_cast<int>(next.size()))
-        throw DeckError(file_ + ": sweep parameter '" + path + "': no item [" +
-                        std::to_string(parts[i].second) + "]");
-      if (last) {
-        next[parts[i].second] = value;
+  const YAML::Node v = YAML::Clone(value);
+  const DeckEdit set = [parts, path, v, file = file_](YAML::Node& root, std::vector<std::string>*) {
+    YAML::Node cur = root;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const bool last = i + 1 == parts.size();
+      if (!cur.IsMap()) throw DeckError(file + ": sweep parameter '" + path + "' does not name a deck key");
+      if (last && parts[i].second < 0) {
+        cur[parts[i].first] = YAML::Clone(v);  // each parse its own value node
         break;
       }
-      next.reset(next[parts[i].second]);
-    } else if (!next.IsDefined()) {
-      cur[parts[i].first] = YAML::Node(YAML::NodeType::Map);
-      next.reset(cur[parts[i].first]);
+      YAML::Node next = cur[parts[i].first];
+      if (parts[i].second >= 0) {
+        if (!next.IsSequence() || parts[i].second >= static_cast<int>(next.size()))
+          throw DeckError(file + ": sweep parameter '" + path + "': no item [" +
+                          std::to_string(parts[i].second) + "]");
+        if (last) {
+          next[parts[i].second] = YAML::Clone(v);
+          break;
+        }
+        next.reset(next[parts[i].second]);
+      } else if (!next.IsDefined()) {
+        cur[parts[i].first] = YAML::Node(YAML::NodeType::Map);
+        next.reset(cur[parts[i].first]);
+      }
+      cur.reset(next);  // rebind; operator= would overwrite the node cur refers to
     }
-    cur.reset(next);  // rebind; operator= would overwrite the node cur refers to
-  }
-  copy.remove("sweep");
-  YAML::Emitter out;
-  out << copy;
-  return Deck(std::string(out.c_str()) + "\n", file_ + " [" + path + "=" + YAML::Dump(value) + "]",
-              *schema_);
+    root.remove("sweep");
+  };
+  return edited({set}, file_ + " [" + path + "=" + YAML::Dump(value) + "]");
 }
 
 }  // namespace kirchhoff::io

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,17 +46,20 @@ class DeckNode {
   std::vector<std::pair<std::string, std::string>> chosen_;
 };
 
+/// One edit of a parsed deck tree (a --set, a sweep value): applied once with `notes` (lines
+/// about keys it removed; may be null) and replayed with null notes on every fresh parse.
+using DeckEdit = std::function<void(YAML::Node& root, std::vector<std::string>* notes)>;
+
 class Deck {
  public:
   /// Parses and validates `text` (the contents of `file`); throws DeckError.
   Deck(const std::string& text, const std::string& file, const Schema& schema);
-  /// Validates an already parsed (and edited, see io/DeckOverrides) tree: its nodes keep their
-  /// file positions for the messages; `text` is what the hash covers and the log records.
-  Deck(YAML::Node root, const std::string& text, const std::string& file, const Schema& schema);
   /// Reads and validates a file; throws DeckError if unreadable.
   static Deck fromFile(const std::string& file, const Schema& schema);
   /// Copies are deep: YAML::Node copies share one tree and YAML::Node::operator= writes through
-  /// it, so a shallow copy assigned to would silently change the deck it came from.
+  /// it, so a shallow copy assigned to would silently change the deck it came from. A copy is a
+  /// fresh parse of the file's text with the edits replayed (YAML::Clone drops the file
+  /// positions), so its messages still name file:line:column.
   Deck(const Deck& other);
   Deck& operator=(const Deck& other);
   Deck(Deck&&) noexcept = default;  // constructs root_ as a new handle: no write-through
@@ -75,11 +79,25 @@ class Deck {
   /// A new deck with the scalar at `path` (e.g. "bodies[0].density") replaced by `value`,
   /// re-validated; used by sweeps.
   Deck withOverride(const std::string& path, const YAML::Node& value) const;
+  /// A new deck named `file`: this one with `edits` applied in order to a fresh parse (untouched
+  /// keys keep their file positions), re-validated; its text is the edited tree, emitted.
+  /// `notes` (if given) gets the edits' notes. Used by withOverride and io/DeckOverrides.
+  Deck edited(const std::vector<DeckEdit>& edits, const std::string& file,
+              std::vector<std::string>* notes = nullptr) const;
 
  private:
+  Deck(YAML::Node root, std::string text, std::string file, const Schema& schema, std::string source,
+       std::vector<DeckEdit> edits);
+  /// The checks of every constructor: a map, of this schema's model, valid.
+  void check() const;
+  /// YAML::Load(source_) with edits_ replayed: the tree, every node with its file position.
+  YAML::Node parsed() const;
+
   std::string text_;
   std::string file_;
   const Schema* schema_;
+  std::string source_;  ///< the file's text: what the nodes' positions refer to
+  std::vector<DeckEdit> edits_;  ///< made to the parse of source_ since, in order
   YAML::Node root_;
 };
 

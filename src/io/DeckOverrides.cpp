@@ -55,16 +55,6 @@ Chosen chosenIn(const YAML::Node& node, const Section& s) {
   return c;
 }
 
-std::vector<std::string> keysUnder(const Section& s, const Chosen& chosen) {
-  std::vector<std::string> names;
-  for (const auto& k : s.keys()) names.push_back(k->name);
-  for (const auto& v : s.variants())
-    for (const auto& c : chosen)
-      if (c.first == v.discriminator && c.second == v.choice)
-        for (const auto& k : v.section->keys()) names.push_back(k->name);
-  return names;
-}
-
 /// Every key path of a section ("a.b", list items as "a[0].b"), variants included.
 void allPaths(const Section& s, const std::string& prefix, std::set<std::string>& out) {
   auto add = [&](const KeySpec& k) {
@@ -144,7 +134,7 @@ void switchVariant(YAML::Node map, const Section& s, const std::string& disc, co
   Chosen after = before;
   for (auto& c : after)
     if (c.first == disc) c.second = value;
-  const auto oldKeys = keysUnder(s, before), newKeys = keysUnder(s, after);
+  const auto oldKeys = s.namesIn(before), newKeys = s.namesIn(after);
   std::vector<std::string> dropped;
   for (const auto& k : oldKeys)
     if (std::find(newKeys.begin(), newKeys.end(), k) == newKeys.end() && map[k].IsDefined()) dropped.push_back(k);
@@ -183,7 +173,7 @@ void applyOne(YAML::Node root, const Schema& schema, const std::string& arg,
     const Chosen chosen = chosenIn(cur, *section);
     const KeySpec* k = section->findIn(p.name, chosen);
     if (!k) {
-      const auto here = keysUnder(*section, chosen);
+      const auto here = section->namesIn(chosen);
       std::string list;
       for (const auto& a : here) list += (list.empty() ? "" : ", ") + a;
       throw DeckError(label + ": key '" + key + "': unknown key" +
@@ -228,12 +218,15 @@ void applyOne(YAML::Node root, const Schema& schema, const std::string& arg,
 
 Deck applyOverrides(Deck deck, const std::vector<std::string>& sets,
                     std::vector<std::string>& notes) {
-  if (sets.empty()) return deck;  // moved, not copied: a copy (YAML::Clone) loses the file positions
-  YAML::Node root = YAML::Load(deck.text());  // a fresh tree with the file's positions
-  for (const auto& s : sets) applyOne(root, deck.schema(), s, notes);
-  YAML::Emitter out;
-  out << root;
-  return Deck(root, std::string(out.c_str()) + "\n", deck.file(), deck.schema());
+  if (sets.empty()) return deck;
+  std::vector<DeckEdit> edits;
+  const Schema* schema = &deck.schema();
+  for (const auto& s : sets)
+    edits.emplace_back([schema, s](YAML::Node& root, std::vector<std::string>* notes) {
+      std::vector<std::string> replayed;  // a replay's notes were given the first time
+      applyOne(root, *schema, s, notes ? *notes : replayed);
+    });
+  return deck.edited(edits, deck.file(), &notes);
 }
 
 }  // namespace kirchhoff::io

@@ -187,6 +187,34 @@ TEST(Deck, SweepOverrideIsValidated) {
   EXPECT_THROW(sweepCases(d), DeckError);
 }
 
+// A sweep case (and every copy of a deck) is a fresh parse of the file with the values set, so its
+// messages name file:line:column of the file (a YAML::Clone copy had no positions, a re-parse of
+// the emitted case the emitted text's lines): here two comment lines shift the file's lines.
+TEST(Deck, SweepCaseErrorsNameTheFilesLine) {
+  const Schema s = testSchema();
+  const std::string text = "# two lines the emitted case text does not have\n\n" + std::string(kGood) +
+                           "sweep:\n  parameters:\n    - {key: time.end_time, values: [1.0]}\n"
+                           "    - {key: fluid.density, values: [4.0]}\n";
+  const Deck d(text, "deck.yaml", s);
+  const auto cases = sweepCases(d);
+  ASSERT_EQ(cases.size(), 1u);
+  Deck c = cases[0].deck;  // copied twice more, as a run does
+  c = Deck(c);
+  EXPECT_DOUBLE_EQ(c.root().map("fluid").real("density"), 4.0);
+  EXPECT_FALSE(c.root().has("sweep"));
+  EXPECT_EQ(c.root().list("bodies")[1].map("shape").where("b"),
+            "deck.yaml:10:39 [time.end_time=1] [fluid.density=4]");
+  try {
+    readRunConfig(c);  // both time.steps (from the file) and time.end_time (swept)
+    FAIL() << "no error";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("deck.yaml:5:3 [time.end_time=1] [fluid.density=4]: 'time': give "
+                                         "exactly one of 'time.steps' and 'time.end_time'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Deck, ReferenceListsEveryKey) {
   const std::string md = testSchema().markdown();
   for (const char* k : {"`time.dt`", "`bodies[].shape.type`", "`bodies[].shape.radius`", "`output.max_wall`",

@@ -134,6 +134,28 @@ TEST(DeckOverrides, UntouchedKeysKeepTheirFilePositions) {
   EXPECT_EQ(d.root().map("time").where("dt"), "deck.yaml:3:7");
 }
 
+// A copy of an overridden deck (a run's, a sweep case's) is a fresh parse of the file with the
+// --set edits replayed: the values and the variant switch stay, and an error found later names
+// the file's line (a YAML::Clone copy had no positions).
+TEST(DeckOverrides, CopiesKeepTheOverridesAndTheFilePositions) {
+  const Schema s = overrideSchema();
+  const Deck d = withSets(s, {"time.end_time=1.0", "rayleigh.scheme.method=heun"});
+  Deck copy = d;
+  copy = Deck(copy);
+  EXPECT_EQ(copy.text(), d.text());
+  EXPECT_EQ(copy.root().map("rayleigh").map("scheme").string("method"), "heun");
+  EXPECT_EQ(copy.locate({"rayleigh.scheme.ordering"}), "deck.yaml");  // dropped by the switch
+  EXPECT_EQ(copy.locate({"rayleigh.q"}), "deck.yaml:7:6: key 'rayleigh.q'");
+  EXPECT_EQ(copy.root().map("rayleigh").where("eps"), "deck.yaml:6:8");
+  try {
+    readRunConfig(copy);  // both time.steps (from the file) and time.end_time (--set)
+    FAIL() << "no error";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("deck.yaml:3:3: 'time': give exactly one"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(DeckOverrides, MissingEqualsIsAUsageError) {
   const Schema s = overrideSchema();
   std::vector<std::string> n;

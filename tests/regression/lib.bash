@@ -28,3 +28,31 @@ run_np_t() {
   if [ "$np" = 1 ]; then timeout -k 5 "$t" "$BIN/$DRIVER" "$@"
   else timeout -k 5 "$t" mpirun -n "$np" "$BIN/$DRIVER" "$@"; fi
 }
+# one_body_deck TIME OUTPUT EDGES: on stdout, the one-body fluidbody deck of the restart tests
+# (an ellipse a = 1, b = 0.6 of EDGES panels, density 1; one vortex of circulation 2 at (0, 1.8))
+# with the given time: and output: maps.
+one_body_deck() {
+  cat <<YAML
+model: fluidbody
+time: $1
+output: $2
+bodies:
+  - shape: {type: ellipse, a: 1.0, b: 0.6, edges: $3}
+    density: 1.0
+vortices:
+  - {position: [0.0, 1.8], circulation: 2.0}
+YAML
+}
+# three_vortex_deck TIME OUTPUT: on stdout, the fluidbody deck of three free vortices (no body)
+# with the given time: and output: maps.
+three_vortex_deck() {
+  cat <<YAML
+model: fluidbody
+time: $1
+output: $2
+vortices:
+  - {position: [0.0, 0.0], circulation: 1.0}
+  - {position: [1.0, 0.2], circulation: 0.7}
+  - {position: [-0.3, 1.1], circulation: -0.4}
+YAML
+}

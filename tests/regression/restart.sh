@@ -3,15 +3,8 @@
 # ranks: final state and the whole invariant log bitwise identical; two cold starts identical; also composed.
 source "$(dirname "$0")/lib.bash"
 DRIVER=kirchhoff-fluidbody
-cat > deck.yaml <<'YAML'
-model: fluidbody
-time: {dt: 0.01, steps: 400}
-output: {checkpoint_interval: 50, log_interval: 1, flush_interval: 7, progress_interval: 0}
-vortices:
-  - {position: [0.0, 0.0], circulation: 1.0}
-  - {position: [1.0, 0.2], circulation: 0.7}
-  - {position: [-0.3, 1.1], circulation: -0.4}
-YAML
+three_vortex_deck "{dt: 0.01, steps: 400}" \
+  "{checkpoint_interval: 50, log_interval: 1, flush_interval: 7, progress_interval: 0}" > deck.yaml
 for np in 1 2; do
   expect_exit 0 run_np $np deck.yaml -o straight$np
   expect_exit 0 run_np $np deck.yaml -o cold$np
@@ -31,37 +24,26 @@ for np in 1 2; do
 done
 # With a body (panel solves, lagged Jacobian kept in the state): restart at step 25, between two
 # Jacobian refreshes (every 10 steps), is still bitwise identical.
-cat > body.yaml <<'YAML'
-model: fluidbody
-time: {dt: 0.05, steps: 60}
-output: {checkpoint_interval: 25, progress_interval: 0}
-bodies:
-  - shape: {type: ellipse, a: 1.0, b: 0.6, edges: 32}
-    density: 1.0
-vortices:
-  - {position: [0.0, 1.8], circulation: 2.0}
-YAML
-for np in 1 2; do
-  expect_exit 0 run_np $np body.yaml -o bstraight$np
-  expect_exit 0 run_np $np body.yaml -o bsplit$np --steps 30
-  rm bsplit$np/checkpoints/checkpoint_0000000030.h5
-  expect_exit 0 run_np $np body.yaml -o bsplit$np --restart
-  expect_output "(step 25"
-  $CMP logs bstraight$np/invariants.h5 bsplit$np/invariants.h5
-  $CMP state bstraight$np/checkpoints bsplit$np/checkpoints
-done
+one_body_deck "{dt: 0.05, steps: 60}" "{checkpoint_interval: 25, progress_interval: 0}" 32 > body.yaml
+# restart_at_25 DECK PREFIX: on 1 and 2 ranks, the straight run vs one stopped at step 30 whose
+# checkpoint 30 is removed and restarted from checkpoint 25: logs and states bitwise identical.
+restart_at_25() {
+  local deck=$1 p=$2 np
+  for np in 1 2; do
+    expect_exit 0 run_np $np "$deck" -o ${p}straight$np
+    expect_exit 0 run_np $np "$deck" -o ${p}split$np --steps 30
+    rm ${p}split$np/checkpoints/checkpoint_0000000030.h5
+    expect_exit 0 run_np $np "$deck" -o ${p}split$np --restart
+    expect_output "(step 25"
+    $CMP logs ${p}straight$np/invariants.h5 ${p}split$np/invariants.h5
+    $CMP state ${p}straight$np/checkpoints ${p}split$np/checkpoints
+  done
+}
+restart_at_25 body.yaml b
 # Composed (scheme.composition kahan_li6, 9 DEL sub-steps per step; issue 14): a step is the whole
 # composition, so a restart at step 25 is bitwise the straight run, on 1 and 2 ranks.
 sed 's/^time:/scheme: {composition: kahan_li6}\ntime:/' body.yaml > composed.yaml
-for np in 1 2; do
-  expect_exit 0 run_np $np composed.yaml -o cstraight$np
-  expect_exit 0 run_np $np composed.yaml -o csplit$np --steps 30
-  rm csplit$np/checkpoints/checkpoint_0000000030.h5
-  expect_exit 0 run_np $np composed.yaml -o csplit$np --restart
-  expect_output "(step 25"
-  $CMP logs cstraight$np/invariants.h5 csplit$np/invariants.h5
-  $CMP state cstraight$np/checkpoints csplit$np/checkpoints
-done
+restart_at_25 composed.yaml c
 # A fresh run refuses to overwrite checkpoints (exit 64), --overwrite starts afresh.
 expect_exit 64 run_np 1 deck.yaml -o straight1
 expect_output "already holds checkpoints"

@@ -4,16 +4,7 @@
 # change is recorded in the log's attribute restart_changes. On 1 and 2 ranks.
 source "$(dirname "$0")/lib.bash"
 DRIVER=kirchhoff-fluidbody
-cat > deck.yaml <<'YAML'
-model: fluidbody
-time: {dt: 0.05, end_time: 2.0}
-output: {checkpoint_interval: 10, progress_interval: 0}
-bodies:
-  - shape: {type: ellipse, a: 1.0, b: 0.6, edges: 24}
-    density: 1.0
-vortices:
-  - {position: [0.0, 1.8], circulation: 2.0}
-YAML
+one_body_deck "{dt: 0.05, end_time: 2.0}" "{checkpoint_interval: 10, progress_interval: 0}" 24 > deck.yaml
 sed 's/end_time: 2.0/end_time: 4.0/' deck.yaml > longer.yaml
 sed 's/dt: 0.05/dt: 0.025/' deck.yaml > dt.yaml
 sed 's/density: 1.0/density: 2.0/; s/edges: 24/edges: 32/' deck.yaml > body.yaml

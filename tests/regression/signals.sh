@@ -3,15 +3,8 @@
 # final state and log as an uninterrupted run. Also the wall-clock budget (--max-wall).
 source "$(dirname "$0")/lib.bash"
 DRIVER=kirchhoff-fluidbody
-cat > deck.yaml <<'YAML'
-model: fluidbody
-time: {dt: 0.001, steps: 5000000}
-output: {checkpoint_interval: 100000, log_interval: 50, progress_interval: 0}
-vortices:
-  - {position: [0.0, 0.0], circulation: 1.0}
-  - {position: [1.0, 0.2], circulation: 0.7}
-  - {position: [-0.3, 1.1], circulation: -0.4}
-YAML
+three_vortex_deck "{dt: 0.001, steps: 5000000}" \
+  "{checkpoint_interval: 100000, log_interval: 50, progress_interval: 0}" > deck.yaml
 for np in 1 2; do
   if [ $np = 1 ]; then "$BIN/$DRIVER" deck.yaml -o sig$np >sig.out 2>&1 & pid=$!
   else mpirun -n 2 "$BIN/$DRIVER" deck.yaml -o sig$np >sig.out 2>&1 & pid=$!; fi

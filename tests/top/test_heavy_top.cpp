@@ -9,24 +9,12 @@
 
 #include "models/top/HeavyTop.hpp"
 #include "models/top/Reference.hpp"
+#include "top/KovalevskayaFixture.hpp"
 
 namespace {
 
 using namespace kirchhoff::top;
-
-HeavyTopParameters kovalevskayaTop() {
-  HeavyTopParameters p;
-  p.inertia = Vec3(2.0, 2.0, 1.0);
-  p.c = Vec3(1.0, 0.0, 0.0);
-  p.mgl = 1.0;
-  return p;
-}
-
-Vec6 kovalevskayaData() {
-  Vec6 y;
-  y << 2.0, 0.0, 4.0, 0.5, 0.0, std::sqrt(3.0) / 2.0;
-  return y;
-}
+using namespace kirchhoff::top::fixture;
 
 // A generic asymmetric top and state for identities that hold for every top.
 HeavyTopParameters genericTop() {
@@ -80,7 +68,7 @@ TEST(HeavyTop, FieldIsLiePoisson) {
 // K = 4, to round-off.
 TEST(HeavyTop, KovalevskayaInitialValues) {
   const HeavyTopParameters par = kovalevskayaTop();
-  const Vec6 y = kovalevskayaData();
+  const Vec6 y = kovalevskayaY0();
   EXPECT_TRUE(par.isKovalevskaya());
   EXPECT_FALSE(par.isLagrange());
   EXPECT_NEAR(hamiltonian(par, y), 9.5, 1e-14);
@@ -99,7 +87,7 @@ TEST(HeavyTop, ReferenceConservesKovalevskayaInvariants) {
   for (const Vec3& c : {Vec3(1.0, 0.0, 0.0), Vec3(0.0, 1.0, 0.0), Vec3(0.6, 0.8, 0.0)}) {
     HeavyTopParameters par = kovalevskayaTop();
     par.c = c;
-    const Vec6 y0 = kovalevskayaData();
+    const Vec6 y0 = kovalevskayaY0();
     const Vec6 y = heavyTopReference(par, y0, 0.0, {100.0}, opt)[0];
     const double K0 = kovalevskaya(par, y0);
     EXPECT_NEAR(hamiltonian(par, y) / hamiltonian(par, y0), 1.0, 1e-10) << c.transpose();
@@ -112,7 +100,7 @@ TEST(HeavyTop, ReferenceConservesKovalevskayaInvariants) {
   HeavyTopParameters tilted = kovalevskayaTop();
   tilted.c = Vec3(0.8, 0.0, 0.6);
   EXPECT_FALSE(tilted.isKovalevskaya());
-  const Vec6 y0 = kovalevskayaData();
+  const Vec6 y0 = kovalevskayaY0();
   const Vec6 y = heavyTopReference(tilted, y0, 0.0, {10.0}, opt)[0];
   EXPECT_GT(std::abs(kovalevskaya(tilted, y) - kovalevskaya(tilted, y0)), 1e-2);
 }

@@ -14,31 +14,13 @@
 #include "models/top/Reference.hpp"
 #include "models/top/Symplecticity.hpp"
 #include "models/top/TopSchemes.hpp"
+#include "top/KovalevskayaFixture.hpp"
 
 namespace {
 
 using namespace kirchhoff::top;
+using namespace kirchhoff::top::fixture;
 using kirchhoff::integrators::Composition;
-
-HeavyTopParameters kovalevskayaTop() {
-  HeavyTopParameters p;
-  p.inertia = Vec3(2.0, 2.0, 1.0);
-  p.c = Vec3(1.0, 0.0, 0.0);
-  p.mgl = 1.0;
-  return p;
-}
-
-Vec6 kovalevskayaY0() {
-  Vec6 y;
-  y << 2.0, 0.0, 4.0, 0.5, 0.0, std::sqrt(3.0) / 2.0;
-  return y;
-}
-
-Vec8 kovalevskayaZ0() {
-  const Vec6 y = kovalevskayaY0();
-  const Vec3 Pi = y.head<3>(), Gamma = y.tail<3>();
-  return collectiveLift(Pi, Gamma, 0.0, collectiveShiftForQ1(Pi, Gamma, 0.0, 1.0));
-}
 
 Eigen::VectorXd startOf(const TopMethod& m) {
   return isCollective(m.scheme) ? Eigen::VectorXd(kovalevskayaZ0())
@@ -69,9 +51,7 @@ struct OrderCase {
 TEST(TopCompositions, FittedOrders) {
   const HeavyTopParameters par = kovalevskayaTop();
   const double T = 2.0;
-  kirchhoff::integrators::Dop853Options opt;
-  opt.rtol = opt.atol = 1e-15;
-  const Vec6 ref = heavyTopReference(par, kovalevskayaY0(), 0.0, {T}, opt)[0];
+  const Vec6 ref = kovalevskayaReference(T, 1e-15);
   const TopScheme cim = TopScheme::CollectiveImplicitMidpoint, dim = TopScheme::DirectImplicitMidpoint,
                   gl = TopScheme::CollectiveGaussLegendre;
   const std::vector<OrderCase> cases = {

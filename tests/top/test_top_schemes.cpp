@@ -11,31 +11,12 @@
 #include "models/top/Reference.hpp"
 #include "models/top/Symplecticity.hpp"
 #include "models/top/TopSchemes.hpp"
+#include "top/KovalevskayaFixture.hpp"
 
 namespace {
 
 using namespace kirchhoff::top;
-
-HeavyTopParameters kovalevskayaTop() {
-  HeavyTopParameters p;
-  p.inertia = Vec3(2.0, 2.0, 1.0);
-  p.c = Vec3(1.0, 0.0, 0.0);
-  p.mgl = 1.0;
-  return p;
-}
-
-Vec6 kovalevskayaY0() {
-  Vec6 y;
-  y << 2.0, 0.0, 4.0, 0.5, 0.0, std::sqrt(3.0) / 2.0;
-  return y;
-}
-
-// z(0) of the paper: psi(0) = (cos 15, 0, sin 15, 0), q1 = 1.
-Vec8 kovalevskayaZ0() {
-  const Vec6 y = kovalevskayaY0();
-  const Vec3 Pi = y.head<3>(), Gamma = y.tail<3>();
-  return collectiveLift(Pi, Gamma, 0.0, collectiveShiftForQ1(Pi, Gamma, 0.0, 1.0));
-}
+using namespace kirchhoff::top::fixture;
 
 Eigen::VectorXd startOf(TopScheme s, const Vec8& z0, const Vec6& y0) {
   return isCollective(s) ? Eigen::VectorXd(z0) : Eigen::VectorXd(y0);
@@ -136,9 +117,7 @@ TEST(TopSchemes, DirectImplicitMidpointKovalevskaya) {
 TEST(TopSchemes, SecondOrderConvergence) {
   const HeavyTopParameters par = kovalevskayaTop();
   const double T = 10.0;
-  kirchhoff::integrators::Dop853Options opt;
-  opt.rtol = opt.atol = 1e-14;
-  const Vec6 ref = heavyTopReference(par, kovalevskayaY0(), 0.0, {T}, opt)[0];
+  const Vec6 ref = kovalevskayaReference(T, 1e-14);
   for (int si = 0; si < 4; ++si) {
     const TopScheme s = static_cast<TopScheme>(si);
     std::vector<double> err;

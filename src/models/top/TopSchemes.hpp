@@ -153,61 +153,76 @@ void explicitMidpointStep(G&& g, V& y, double dt) {
   y = y + T(dt) * g(V(y + T(0.5 * dt) * k1));
 }
 
+/// The vector fields of the two formulations bound to the parameters, as the callables the
+/// steps take: X_H and (X_H, DX_H) on z (collective), f of eq. (1.1) and (f, Df) on (Pi, Gamma).
+template <class T>
+struct TopFields {
+  const HeavyTopParameters& par;
+  auto X() const {
+    return [p = &par](const Vec8T<T>& z) { return collectiveField<T>(*p, z); };
+  }
+  auto XDX() const {
+    return [p = &par](const Vec8T<T>& z, Vec8T<T>& g, Mat8T<T>& Dg) {
+      collectiveFieldAndJacobian<T>(*p, z, g, Dg);
+    };
+  }
+  auto f() const {
+    return [p = &par](const Vec6T<T>& y) { return heavyTopField<T>(*p, y); };
+  }
+  auto fDf() const {
+    return [p = &par](const Vec6T<T>& y, Vec6T<T>& g, Mat6T<T>& Dg) {
+      g = heavyTopField<T>(*p, y);
+      Dg = heavyTopJacobian<T>(*p, y);
+    };
+  }
+};
+
 /// One step of scheme s on x (z for collective schemes, (Pi, Gamma) for direct ones); `polish`
 /// as in implicitMidpointStep; *evaluations (if given) receives the vector-field evaluations.
 /// `stages`: of the Gauss–Legendre scheme.
 template <class T>
 NewtonResult schemeStep(TopScheme s, const HeavyTopParameters& par,
-                        Eigen::Matrix<T, Eigen::Dynamic, 1>& x, double dt,
-                        const NewtonOptions& opt, int polish = 0, int* evaluations = nullptr,
-                        int stages = 2) {
+                        Eigen::Matrix<T, Eigen::Dynamic, 1>& x, double dt, const NewtonOptions& opt,
+                        int polish = 0, int* evaluations = nullptr, int stages = 2) {
   int count = 0;
   if (!evaluations) evaluations = &count;
-  auto X = [&par](const Vec8T<T>& z) { return collectiveField<T>(par, z); };
-  auto XDX = [&par](const Vec8T<T>& z, Vec8T<T>& g, Mat8T<T>& Dg) {
-    collectiveFieldAndJacobian<T>(par, z, g, Dg);
-  };
-  auto f = [&par](const Vec6T<T>& y) { return heavyTopField<T>(par, y); };
-  auto fDf = [&par](const Vec6T<T>& y, Vec6T<T>& g, Mat6T<T>& Dg) {
-    g = heavyTopField<T>(par, y);
-    Dg = heavyTopJacobian<T>(par, y);
-  };
+  const TopFields<T> fields{par};
   NewtonResult explicitDone;
   explicitDone.converged = true;
   explicitDone.residualNorm = 0.0;
   switch (s) {
     case TopScheme::CollectiveImplicitMidpoint: {
       Vec8T<T> z = x;
-      const NewtonResult r = implicitMidpointStep<Vec8T<T>, Mat8T<T>>(X, XDX, z, dt, opt, polish,
-                                                                          evaluations);
+      const NewtonResult r = implicitMidpointStep<Vec8T<T>, Mat8T<T>>(fields.X(), fields.XDX(), z,
+                                                                      dt, opt, polish, evaluations);
       x = z;
       return r;
     }
     case TopScheme::CollectiveExplicitMidpoint: {
       Vec8T<T> z = x;
-      explicitMidpointStep(X, z, dt);
+      explicitMidpointStep(fields.X(), z, dt);
       *evaluations = 2;
       x = z;
       return explicitDone;
     }
     case TopScheme::DirectExplicitMidpoint: {
       Vec6T<T> y = x;
-      explicitMidpointStep(f, y, dt);
+      explicitMidpointStep(fields.f(), y, dt);
       *evaluations = 2;
       x = y;
       return explicitDone;
     }
     case TopScheme::DirectImplicitMidpoint: {
       Vec6T<T> y = x;
-      const NewtonResult r = implicitMidpointStep<Vec6T<T>, Mat6T<T>>(f, fDf, y, dt, opt, polish,
-                                                                          evaluations);
+      const NewtonResult r = implicitMidpointStep<Vec6T<T>, Mat6T<T>>(fields.f(), fields.fDf(), y,
+                                                                      dt, opt, polish, evaluations);
       x = y;
       return r;
     }
     case TopScheme::CollectiveGaussLegendre: {
       Vec8T<T> z = x;
       const NewtonResult r = integrators::gaussLegendreStep<Vec8T<T>, Mat8T<T>>(
-          XDX, z, dt, integrators::gaussLegendreTableau(stages), opt, polish, evaluations);
+          fields.XDX(), z, dt, integrators::gaussLegendreTableau(stages), opt, polish, evaluations);
       x = z;
       return r;
     }
@@ -222,35 +237,28 @@ NewtonResult schemeIncrement(TopScheme s, const HeavyTopParameters& par,
                              const Eigen::Matrix<T, Eigen::Dynamic, 1>& y0,
                              Eigen::Matrix<T, Eigen::Dynamic, 1>& d, double dt,
                              const NewtonOptions& opt, int polish, int* evaluations, int stages) {
-  auto X = [&par](const Vec8T<T>& z) { return collectiveField<T>(par, z); };
-  auto XDX = [&par](const Vec8T<T>& z, Vec8T<T>& g, Mat8T<T>& Dg) {
-    collectiveFieldAndJacobian<T>(par, z, g, Dg);
-  };
-  auto f = [&par](const Vec6T<T>& y) { return heavyTopField<T>(par, y); };
-  auto fDf = [&par](const Vec6T<T>& y, Vec6T<T>& g, Mat6T<T>& Dg) {
-    g = heavyTopField<T>(par, y);
-    Dg = heavyTopJacobian<T>(par, y);
-  };
+  const TopFields<T> fields{par};
   NewtonResult r;
   switch (s) {
     case TopScheme::CollectiveImplicitMidpoint: {
       Vec8T<T> inc;
-      r = implicitMidpointIncrement<Vec8T<T>, Mat8T<T>>(X, XDX, Vec8T<T>(y0), inc, dt, opt, polish,
-                                                          evaluations);
+      r = implicitMidpointIncrement<Vec8T<T>, Mat8T<T>>(fields.X(), fields.XDX(), Vec8T<T>(y0), inc,
+                                                        dt, opt, polish, evaluations);
       d = inc;
       return r;
     }
     case TopScheme::DirectImplicitMidpoint: {
       Vec6T<T> inc;
-      r = implicitMidpointIncrement<Vec6T<T>, Mat6T<T>>(f, fDf, Vec6T<T>(y0), inc, dt, opt, polish,
-                                                          evaluations);
+      r = implicitMidpointIncrement<Vec6T<T>, Mat6T<T>>(fields.f(), fields.fDf(), Vec6T<T>(y0), inc,
+                                                        dt, opt, polish, evaluations);
       d = inc;
       return r;
     }
     case TopScheme::CollectiveGaussLegendre: {
       Vec8T<T> z = y0, inc;
       r = integrators::gaussLegendreStep<Vec8T<T>, Mat8T<T>>(
-          XDX, z, dt, integrators::gaussLegendreTableau(stages), opt, polish, evaluations, &inc);
+          fields.XDX(), z, dt, integrators::gaussLegendreTableau(stages), opt, polish, evaluations,
+          &inc);
       d = inc;
       return r;
     }
