@@ -8,8 +8,8 @@ namespace kirchhoff {
 
 namespace {
 
-constexpr std::array<const char*, 9> kEventNames = {
-    "PanelAssembly", "PanelFactor", "PanelSolve",   "PanelGradient", "DELResidual",
+constexpr std::array<const char*, 11> kEventNames = {
+    "PanelAssembly", "PanelFactor", "PanelSolve", "PanelGradient", "PanelNearField", "PanelMultipole", "DELResidual",
     "DELJacobian",   "IOCheckpoint", "IOInvariantLog", "IOSnapshot"};
 
 PetscBool petscUp() {

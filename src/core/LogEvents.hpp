@@ -12,6 +12,8 @@ enum class Phase {
   PanelFactor,    ///< dense LU / explicit inverse of the panel system (fluid::BoundarySystem)
   PanelSolve,     ///< solves with the panel system (direct or KSP)
   PanelGradient,  ///< adjoint gradient of the Lagrangian (FB-25 right-hand side)
+  PanelNearField, ///< exact near-pair blocks of the body-cluster operator (FB-42)
+  PanelMultipole, ///< multipole, M2L and target-moment passes of the body-cluster operator (FB-41)-(FB-45)
   DelResidual,    ///< residual of the DEL equations (integrators::DelSolver)
   DelJacobian,    ///< Newton matrix of the DEL equations
   Checkpoint,     ///< checkpoint write or read

@@ -43,6 +43,20 @@ void OptionErrors::check(PetscErrorCode code) {
   throw DeckError("PETSc option " + m);
 }
 
+PetscErrorCode OptionErrors::block(MPI_Comm comm, const std::string& prefix, const char* title,
+                                   const char* section,
+                                   const std::function<PetscErrorCode(PetscOptionItems*)>& items) {
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, prefix.c_str(), title, section);
+  const PetscErrorCode ierr = items(PetscOptionsObject);
+  if (ierr) {
+    (void)PetscOptionsEnd_Private(PetscOptionsObject);  // frees the block; the first error wins
+    PetscFunctionReturn(ierr);
+  }
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
 void OptionErrors::fail(const std::string& opt, const std::string& reason) const {
   throw DeckError("PETSc option -" + prefix_ + opt + ": " + reason);
 }

@@ -4,6 +4,7 @@
 
 #include <petscsys.h>
 
+#include <functional>
 #include <string>
 
 namespace kirchhoff {
@@ -23,6 +24,12 @@ class OptionErrors {
   void check(PetscErrorCode code);
   /// Throws a DeckError for a value PETSc accepted but kirchhoff does not (a cross-option check).
   [[noreturn]] void fail(const std::string& option, const std::string& reason) const;
+  /// One PetscOptionsBegin/End block around `items` (which uses the PetscOptions* macros on its
+  /// argument, named PetscOptionsObject). An error inside still ends the block, so the block's
+  /// title and prefix are freed: PETSc's own End is skipped by PetscCall's early return.
+  static PetscErrorCode block(MPI_Comm comm, const std::string& prefix, const char* title,
+                              const char* section,
+                              const std::function<PetscErrorCode(PetscOptionItems*)>& items);
 
   const char* option = "";  ///< name of the option being read, without '-' and prefix
 

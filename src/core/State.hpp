@@ -18,6 +18,10 @@ struct Field {
   bool distributed = false;
   std::uint64_t offset = 0;  ///< first global index of data (distributed fields)
   std::uint64_t global = 0;  ///< global length (distributed fields; = data.size() otherwise)
+  /// A replicated cache whose length may differ between runs of the same deck (e.g. a solver's
+  /// stored matrix that another solver choice does not keep): a checkpoint restores it at its
+  /// stored length, and the model's restore() decides what to keep.
+  bool resizable = false;
 
   std::uint64_t globalSize() const { return distributed ? global : data.size(); }
 };
@@ -30,14 +34,14 @@ struct State {
 
   /// Adds a replicated field and returns it.
   Field& add(const std::string& name, std::vector<double> data) {
-    fields.push_back(Field{name, std::move(data), false, 0, 0});
+    fields.push_back(Field{name, std::move(data), false, 0, 0, false});
     fields.back().global = fields.back().data.size();
     return fields.back();
   }
   /// Adds a distributed field (this rank's slab) and returns it.
   Field& addDistributed(const std::string& name, std::vector<double> local, std::uint64_t offset,
                         std::uint64_t global) {
-    fields.push_back(Field{name, std::move(local), true, offset, global});
+    fields.push_back(Field{name, std::move(local), true, offset, global, false});
     return fields.back();
   }
   Field* find(const std::string& name) {

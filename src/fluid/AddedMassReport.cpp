@@ -61,8 +61,10 @@ std::string addedMassReport(const BoundaryFluid& fluid, const std::vector<double
     std::snprintf(buf, sizeof buf,
                   "body %d: %s, %d %s, correction %s, area %.17g, polar moment %.17g, density %g, "
                   "pose (%g, %g, %g)\n",
-                  j, p.name.c_str(), p.size(), panels ? "edges" : "nodes",
-                  !panels                             ? "spectral"
+                  j, p.name.c_str(), panels ? p.size() : fluid.discretization().body(j).size(),
+                  panels ? "edges" : "nodes",
+                  !panels && fluid.discretization().name() == "gauss_panels" ? "graded panels"
+                  : !panels                           ? "spectral"
                   : corr == PanelCorrection::Flux     ? "flux"
                   : corr == PanelCorrection::Turning  ? "turning"
                                                       : "none",

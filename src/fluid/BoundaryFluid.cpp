@@ -81,9 +81,29 @@ BoundaryFluid::BoundaryFluid(MPI_Comm comm, std::vector<Polygon> outlines, std::
     for (int q = 0; q < nj; ++q) A(nj, q) = weight_[layout_.offset[j] + q];
     augmented.push_back(std::move(A));
   }
+  // auto: fast from kFastOperatorMinBodies bodies unless a direct solve is asked for (matrix-free: KSP only).
+  const bool fast = n > 1 && (options.op == PanelOperator::Fast ||
+                              (options.op == PanelOperator::Auto && n >= kFastOperatorMinBodies &&
+                               options.solver != PanelSolver::Direct));
+  InterBodyApply apply;
+  if (fast) {
+    const auto [b0, b1] = balancedBodies(layout_, ranks_, rank_);
+    const int order = options.multipoleOrder > 0 ? options.multipoleOrder : multipoleOrder(options.multipoleEta);
+    cluster_ = std::make_unique<BodyClusterOperator>(comm_, *disc_, layout_, b0, b1, order, options.multipoleEta);
+    apply.bodyBegin = b0;
+    apply.bodyEnd = b1;
+    apply.apply = [this](const Eigen::VectorXd& x, Eigen::VectorXd& y, bool transpose) {
+      if (transpose)
+        cluster_->applyTranspose(BodyClusterOperator::Kind::Normal, x, y);
+      else
+        cluster_->apply(BodyClusterOperator::Kind::Normal, x, y);
+    };
+  }
   system_ = std::make_unique<BoundarySystem>(comm_, layout_, augmented, options.solver, options.directMax,
-                                             prefix);
+                                             prefix, options.factorization, apply);
+  system_->setWarmStart(options.warmStart);
   const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
+  if (fast) return;  // no rows of S: self-blocks from the discretization, the rest from the operator
   Srows_ = RowMatrix::Zero(p1 - p0, N);
   for (int p = p0; p < p1; ++p) {
     const int j = layout_.body[p], o = layout_.offset[j];
@@ -124,6 +144,10 @@ void BoundaryFluid::ownedRows(int j, int& first, int& count) const {
 }
 
 void BoundaryFluid::assembleInterBody() {
+  if (cluster_) {  // matrix-free: the near blocks only (FB-42)
+    cluster_->setPoses(poses_);
+    return;
+  }
   // Owned node rows of body P against the nodes of every other body Q: M_PQ into the system rows,
   // S_PQ into Srows_.
   RowMatrix& rows = system_->rows();
@@ -178,6 +202,11 @@ void BoundaryFluid::imageData() {
   // b_I,p = -<u_gamma(x_p), n_p> = -Re(conj(u_gamma) nu_p), conj(u_gamma)(z) = -i sum K_i / (2 pi (z - gamma_i)).
   const int N = layout_.nodes, m = vortices_.size();
   bI_.resize(N);
+  if (m >= kVortexFmmMin) {  // the FMM ((FB-55)): V = u - i v at every node
+    const std::vector<Complex> V = vortexField(vortices_, m_);
+    for (int p = 0; p < N; ++p) bI_[p] = -(V[p] * nu_[p]).real();
+    return;
+  }
   for (int p = 0; p < N; ++p) {
     double vr = 0.0, vi = 0.0;  // sum K_i / (z - gamma_i) = sum K_i conj(d) / |d|^2
     for (int i = 0; i < m; ++i) {
@@ -205,7 +234,36 @@ Eigen::MatrixXd BoundaryFluid::rightHandSides(bool rigid, bool image) const {
   return R;
 }
 
+Eigen::VectorXd BoundaryFluid::rigidPotential(const Eigen::VectorXd& s) const {
+  // (S s)_p on the owned rows (self-block of the body plus the operator), weighted by w_p B_p.
+  const int n = bodyCount();
+  Eigen::VectorXd Ss = Eigen::VectorXd::Zero(layout_.nodes);
+  cluster_->apply(BodyClusterOperator::Kind::Potential, s, Ss);
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(3 * n);
+  for (int j = cluster_->bodyBegin(); j < cluster_->bodyEnd(); ++j) {
+    const int o = layout_.offset[j], nj = layout_.bodySize(j);
+    Ss.segment(o, nj) += disc_->selfPotential(j) * s.segment(o, nj);
+    for (int p = o; p < o + nj; ++p)
+      for (int k = 0; k < 3; ++k) out[3 * j + k] += weight_[p] * B_(p, 3 * j + k) * Ss[p];
+  }
+  return out;
+}
+
+Eigen::VectorXd BoundaryFluid::potentialTransposeW(const Eigen::VectorXd& beta) const {
+  // S^T (W beta): the operator's transpose (complete) plus the owned self-blocks (summed over ranks).
+  const Eigen::VectorXd wb = beta.cwiseProduct(Eigen::Map<const Eigen::VectorXd>(weight_.data(), layout_.nodes));
+  Eigen::VectorXd self = Eigen::VectorXd::Zero(layout_.nodes), out;
+  for (int j = cluster_->bodyBegin(); j < cluster_->bodyEnd(); ++j) {
+    const int o = layout_.offset[j], nj = layout_.bodySize(j);
+    self.segment(o, nj) = disc_->selfPotential(j).transpose() * wb.segment(o, nj);
+  }
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, self.data(), layout_.nodes, MPI_DOUBLE, MPI_SUM, comm_);
+  cluster_->applyTranspose(BodyClusterOperator::Kind::Potential, wb, out);
+  return out + self;
+}
+
 void BoundaryFluid::assembleRigidPotential() {
+  if (cluster_) return;  // matrix-free: rigidPotential / potentialTransposeW instead of L
   // L = B^T W S over the owned rows (3n x N, per pose): A = -L Sigma_B, and S^T W beta = L^T Xi. B has
   // three entries per row, so this costs 3 N^2 (instead of the 2 N^2 3n of S Sigma_B first).
   const int n = bodyCount(), N = layout_.nodes;
@@ -220,7 +278,8 @@ void BoundaryFluid::assembleRigidPotential() {
 void BoundaryFluid::solveDensities(bool rigid, bool image) const {
   // One solve with all right-hand sides: sigma_B (3n columns) and/or sigma_I.
   const int n = bodyCount(), N = layout_.nodes;
-  const Eigen::MatrixXd X = system_->solve(rightHandSides(rigid, image));
+  const Slot slot = rigid ? (image ? Slot::RigidAndImage : Slot::Rigid) : Slot::Image;
+  const Eigen::MatrixXd X = system_->solve(rightHandSides(rigid, image), false, static_cast<int>(slot));
   solvedColumns_ += X.cols();
   if (image) {
     const int c = rigid ? 3 * n : 0;
@@ -229,7 +288,11 @@ void BoundaryFluid::solveDensities(bool rigid, bool image) const {
   }
   if (!rigid) return;
   for (int p = 0; p < N; ++p) sigma_.row(p).head(3 * n) = X.row(system_->panelIndex(p)).head(3 * n);
-  Eigen::MatrixXd A = -LBS_ * sigma_.leftCols(3 * n);
+  Eigen::MatrixXd A(3 * n, 3 * n);
+  if (cluster_)
+    for (int c = 0; c < 3 * n; ++c) A.col(c) = -rigidPotential(sigma_.col(c));
+  else
+    A = -LBS_ * sigma_.leftCols(3 * n);
   if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, A.data(), 9 * n * n, MPI_DOUBLE, MPI_SUM, comm_);
   addedMass_ = rho_ * 0.5 * (A + A.transpose());
   asymmetry_ = (A - A.transpose()).cwiseAbs().maxCoeff() / std::max(A.cwiseAbs().maxCoeff(), 1e-300);
@@ -246,12 +309,12 @@ const Eigen::MatrixXd& BoundaryFluid::densities() const {
   return sigma_;
 }
 
-Eigen::VectorXd BoundaryFluid::solveOne(const Eigen::VectorXd& panelValues, bool transpose) const {
+Eigen::VectorXd BoundaryFluid::solveOne(const Eigen::VectorXd& panelValues, bool transpose, Slot slot) const {
   // One right-hand side on the panel rows (zero on the constraint rows); the panel rows of the result.
   const int N = layout_.nodes;
   Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), 1);
   for (int p = 0; p < N; ++p) R(system_->panelIndex(p), 0) = panelValues[p];
-  const Eigen::MatrixXd X = system_->solve(R, transpose);
+  const Eigen::MatrixXd X = system_->solve(R, transpose, static_cast<int>(slot));
   ++solvedColumns_;
   Eigen::VectorXd x(N);
   for (int p = 0; p < N; ++p) x[p] = X(system_->panelIndex(p), 0);
@@ -264,7 +327,7 @@ void BoundaryFluid::solveVortexAdjoint() {
   tK_ = Eigen::VectorXd::Zero(N);
   momentum_ = Eigen::VectorXd::Zero(3 * n);
   if (m == 0) return;
-  tK_ = solveOne(G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m), true);
+  tK_ = solveOne(G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m), true, Slot::VortexAdjoint);
   momentum_ = rho_ * (B_.transpose() * tK_);
 }
 
@@ -275,11 +338,16 @@ void BoundaryFluid::solveMotion(const Eigen::VectorXd& Xi) const {
   const int N = layout_.nodes;
   motion_.valid = false;
   motion_.Xi = Xi;
-  motion_.sigX = solveOne(B_ * Xi, false);
-  Eigen::VectorXd StLb = LBS_.transpose() * Xi;
-  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, StLb.data(), N, MPI_DOUBLE, MPI_SUM, comm_);
-  motion_.t1 = solveOne(StLb, true);
-  Eigen::VectorXd a = -LBS_ * motion_.sigX;
+  motion_.sigX = solveOne(B_ * Xi, false, Slot::Motion);
+  Eigen::VectorXd StLb;
+  if (cluster_) {
+    StLb = potentialTransposeW(B_ * Xi);
+  } else {
+    StLb = LBS_.transpose() * Xi;
+    if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, StLb.data(), N, MPI_DOUBLE, MPI_SUM, comm_);
+  }
+  motion_.t1 = solveOne(StLb, true, Slot::MotionAdjoint);
+  Eigen::VectorXd a = cluster_ ? Eigen::VectorXd(-rigidPotential(motion_.sigX)) : Eigen::VectorXd(-LBS_ * motion_.sigX);
   if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(a.size()), MPI_DOUBLE, MPI_SUM, comm_);
   motion_.AXi = rho_ * 0.5 * (a - B_.transpose() * motion_.t1);
   motion_.valid = true;
@@ -312,10 +380,9 @@ void BoundaryFluid::setConfiguration(const std::vector<lie::Pose>& poses, const 
   const bool moved = n > 1 && !samePoses(poses);
   placeNodes(poses);
   vortices_ = vortices;
-  // Vortex-vortex part of W_G, pair rows split over ranks.
-  const int i0 = static_cast<int>(static_cast<long>(m) * rank_ / ranks_);
-  const int i1 = static_cast<int>(static_cast<long>(m) * (rank_ + 1) / ranks_);
-  double wvv = vortexInteraction(vortices_, i0, i1);
+  // Vortex-vortex part of W_G: this rank's share (direct pair rows or the FMM, fluid/VortexPairSums).
+  pairs_.update(vortices_, rank_, ranks_);
+  double wvv = pairs_.routhShare();
   if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, &wvv, 1, MPI_DOUBLE, MPI_SUM, comm_);
   if (n == 0) {
     routh_ = rho_ * wvv;
@@ -375,7 +442,7 @@ void BoundaryFluid::addPairGradient(const Eigen::VectorXd& lamX, const Eigen::Ve
     if (count == 0) continue;
     const int p = layout_.offset[P] + first;
     for (int Q = 0; Q < bodyCount(); ++Q) {
-      if (Q == P) continue;
+      if (Q == P || (cluster_ && !cluster_->isNear(P, Q))) continue;
       const int q0 = layout_.offset[Q];
       PairWeights w;
       w.normal = {{uX.data() + p, sigX.data() + q0}, {uI.data() + p, sigI.data() + q0}};
@@ -389,6 +456,8 @@ void BoundaryFluid::addPairGradient(const Eigen::VectorXd& lamX, const Eigen::Ve
       grad.segment<2>(3 * Q + 1) -= cy;
     }
   }
+  // Far pairs of the matrix-free path: analytic derivatives of the M2L pipeline (FB-45).
+  if (cluster_) cluster_->addFarGradient({{&uX, &sigX}, {&uI, &sigI}}, {{&uS, &sigX}}, grad);
 }
 
 Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
@@ -400,9 +469,7 @@ Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
   const double t0 = MPI_Wtime();
   Eigen::VectorXd grad = Eigen::VectorXd::Zero(3 * n + 2 * m);
   Eigen::Map<Eigen::VectorXd> gv(grad.data() + 3 * n, 2 * m);
-  const int i0 = static_cast<int>(static_cast<long>(m) * rank_ / ranks_);
-  const int i1 = static_cast<int>(static_cast<long>(m) * (rank_ + 1) / ranks_);
-  addVortexInteractionGradient(vortices_, i0, i1, gv);
+  gv += pairs_.gradientShare();
   if (n > 0) {
     const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
     const Eigen::VectorXd beta = B_ * Xi;
@@ -421,7 +488,7 @@ Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
         R(r, 0) = -0.5 * StLb[p] + GtK[p];
         R(r, 1) = 0.5 * GtK[p];
       }
-      const Eigen::MatrixXd Lam = system_->solve(R, true);
+      const Eigen::MatrixXd Lam = system_->solve(R, true, static_cast<int>(Slot::GradientAdjoint));
       solvedColumns_ += 2;
       for (int p = 0; p < N; ++p) {
         lamX[p] = Lam(system_->panelIndex(p), 0);
@@ -479,8 +546,9 @@ std::vector<lie::Vec2> BoundaryFluid::vortexVelocities(const Eigen::VectorXd& Xi
     solveMotion(Xi);
     s = motion_.sigX + sigma_.col(3 * n);
   }
+  const std::vector<Vec2> free = vortexSelfVelocities(vortices_);
   for (int i = 0; i < m; ++i) {
-    u[i] = biotSavart(vortices_, vortices_.gamma[i], i);
+    u[i] = free[i];
     Complex w(0.0, 0.0);  // sum s_q dOmega_q = u - i v
     for (int q = 0; q < N; ++q) w += s[q] * dG_(i, q);
     u[i] += Vec2(w.real(), -w.imag());

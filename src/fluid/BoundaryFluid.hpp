@@ -11,17 +11,35 @@
 
 #include <Eigen/Dense>
 
+#include "fluid/BodyClusterOperator.hpp"
 #include "fluid/BoundarySystem.hpp"
 #include "fluid/Discretization.hpp"
 #include "fluid/Fluid.hpp"
 #include "fluid/Polygon.hpp"
+#include "fluid/VortexPairSums.hpp"
 
 namespace kirchhoff::fluid {
 
-/// How the boundary system is solved (options -<prefix>solver, -<prefix>direct_max).
+/// How the inter-body interactions are applied: assembled dense blocks, the matrix-free body-cluster
+/// operator of docs/fluidbody.md (FB-41)-(FB-46), or fast from kFastOperatorMinBodies bodies on (auto).
+enum class PanelOperator { Dense, Fast, Auto };
+
+/// Smallest body count for which -panel_operator auto picks the body-cluster operator (bench_fluidbody
+/// --evaluations: see README, performance).
+constexpr int kFastOperatorMinBodies = 64;
+
+/// How the boundary system is solved (options -<prefix>solver, -<prefix>direct_max,
+/// -<prefix>direct_factorization, -<prefix>operator, -<prefix>multipole_order, -<prefix>multipole_eta).
 struct SolverOptions {
   PanelSolver solver = PanelSolver::Auto;
   int directMax = 2048;  ///< largest N + n solved by dense LU (Auto)
+  /// Direct path on several ranks (several bodies): redundant Eigen LU or distributed.
+  DirectFactorization factorization = DirectFactorization::Redundant;
+  PanelOperator op = PanelOperator::Auto;
+  int multipoleOrder = 0;      ///< 0: from eta, relative truncation ~1e-13 (FB-44)
+  double multipoleEta = 2.0;   ///< far pairs: |c_P - c_Q| > eta (r_P + r_Q)
+  /// KSP path: each solve starts from the last solution of the same right-hand sides (FB-47a).
+  bool warmStart = false;
 };
 
 class BoundaryFluid : public Fluid {
@@ -74,10 +92,18 @@ class BoundaryFluid : public Fluid {
   };
   const Timings& timings() const { return timings_; }
   bool directSolver() const { return system_ ? system_->direct() : true; }
+  /// The direct path factors one distributed LU (ScaLAPACK / MUMPS) rather than one per rank.
+  bool distributedFactor() const { return system_ && system_->distributedFactor(); }
+  /// The body-cluster operator of the matrix-free path (null on the dense path).
+  const BodyClusterOperator* clusterOperator() const { return cluster_.get(); }
   int lastIterations() const { return system_ ? system_->lastIterations() : 0; }
+  /// KSP iterations of all panel solves so far (0 on the direct path).
+  long totalIterations() const { return system_ ? system_->totalIterations() : 0; }
   MPI_Comm comm() const { return comm_; }
 
  private:
+  /// The families of right-hand sides whose last solutions start the next KSP solve (FB-47a).
+  enum class Slot { RigidAndImage, Rigid, Image, VortexAdjoint, Motion, MotionAdjoint, GradientAdjoint };
   void placeNodes(const std::vector<lie::Pose>& poses);
   void assembleInterBody();
   void assembleVortexTerms();
@@ -85,10 +111,13 @@ class BoundaryFluid : public Fluid {
   Eigen::MatrixXd rightHandSides(bool rigid, bool image) const;
   void solveDensities(bool rigid, bool image) const;
   void assembleRigidPotential();
+  /// Matrix-free path: B^T W S s over the owned rows (not summed over ranks), and S^T W beta (complete).
+  Eigen::VectorXd rigidPotential(const Eigen::VectorXd& s) const;
+  Eigen::VectorXd potentialTransposeW(const Eigen::VectorXd& beta) const;
   void solveVortexAdjoint();
   /// The motion solves at Xi (several bodies): sigma_X = M^-1 B Xi and t_1 = M^-T S^T W B Xi, then A Xi.
   void solveMotion(const Eigen::VectorXd& Xi) const;
-  Eigen::VectorXd solveOne(const Eigen::VectorXd& panelValues, bool transpose) const;
+  Eigen::VectorXd solveOne(const Eigen::VectorXd& panelValues, bool transpose, Slot slot) const;
   bool samePoses(const std::vector<lie::Pose>& poses) const;
   /// Owned rows of body j: [first, first + count) of its nodes (count 0 if none).
   void ownedRows(int j, int& first, int& count) const;
@@ -101,6 +130,7 @@ class BoundaryFluid : public Fluid {
   std::unique_ptr<Discretization> disc_;
   double rho_;
   NodeLayout layout_;
+  std::unique_ptr<BodyClusterOperator> cluster_;  // matrix-free path (several bodies, -panel_operator fast)
   std::unique_ptr<BoundarySystem> system_;
   // Nodes: body-frame weights and rigid data (constant), spatial positions and normals (per pose).
   std::vector<double> weight_;
@@ -112,6 +142,7 @@ class BoundaryFluid : public Fluid {
   Eigen::MatrixXd LBS_;            // 3n x N: B^T W S over the owned rows (with sigma_B, per pose)
   std::vector<lie::Pose> assembledPoses_;  // poses of the assembled inter-body blocks (n > 1; empty: none)
   Vortices vortices_;
+  VortexPairSums pairs_;           // vortex-vortex W_vv and its gradient, this rank's share
   mutable Eigen::MatrixXd sigma_;  // N x (3n + 1); rigid columns valid when rigidValid_
   mutable bool rigidValid_ = false;
   bool rigidConstant_ = false;     // one body: sigma_B and A constant in its frame, solved once

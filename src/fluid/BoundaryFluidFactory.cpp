@@ -1,5 +1,5 @@
 // The BoundaryFluid on the panel or Nystrom discretization (docs/fluidbody.md "Panel method",
-// "High-order boundary integrals"), with the solver options of the -panel_ prefix.
+// "High-order boundary integrals", "Graded Gauss-Legendre panels"), with the solver options of the -panel_ prefix.
 #include "fluid/BoundaryFluidFactory.hpp"
 
 #include "core/Error.hpp"
@@ -11,10 +11,12 @@ namespace kirchhoff::fluid {
 DiscretizationKind discretizationKind(const std::string& name) {
   if (name == "panel") return DiscretizationKind::Panel;
   if (name == "nystrom") return DiscretizationKind::Nystrom;
-  throw ConfigurationError("fluid discretization '" + name + "' is unknown (choices: panel, nystrom)");
+  if (name == "gauss_panels") return DiscretizationKind::GaussPanels;
+  throw ConfigurationError("fluid discretization '" + name + "' is unknown (choices: panel, nystrom, gauss_panels)");
 }
 
 std::string discretizationName(DiscretizationKind kind) {
+  if (kind == DiscretizationKind::GaussPanels) return "gauss_panels";
   return kind == DiscretizationKind::Panel ? "panel" : "nystrom";
 }
 
@@ -24,12 +26,26 @@ std::unique_ptr<BoundaryFluid> makeBoundaryFluid(MPI_Comm comm, const std::vecto
                                                  const std::string& prefix) {
   const PanelOptions o = PanelOptions::fromOptions(comm, prefix);
   if (kind == DiscretizationKind::Panel) return std::make_unique<PanelFluid>(comm, outlines, fluidDensity, o, prefix);
+  if (kind == DiscretizationKind::GaussPanels)
+    throw ConfigurationError("gauss_panels: build with makeGaussPanelFluid (it needs the piecewise-smooth curves)");
   if (curves.size() != outlines.size())
     throw ConfigurationError("nystrom: every body needs a smooth analytic shape (circle, ellipse, star)");
   std::vector<int> nodes;
   for (const Polygon& p : outlines) nodes.push_back(p.size());
   return std::make_unique<BoundaryFluid>(comm, outlines, std::make_unique<NystromDiscretization>(curves, nodes),
-                                         fluidDensity, SolverOptions{o.solver, o.directMax}, prefix);
+                                         fluidDensity, o.solverOptions(), prefix);
+}
+
+std::unique_ptr<BoundaryFluid> makeGaussPanelFluid(MPI_Comm comm, const std::vector<Polygon>& outlines,
+                                                   const std::vector<PiecewiseCurve>& curves,
+                                                   const GaussPanelOptions& options, double fluidDensity,
+                                                   const std::string& prefix) {
+  if (curves.size() != outlines.size())
+    throw ConfigurationError("gauss_panels: every body needs a piecewise-smooth shape (plate, polygon)");
+  const PanelOptions o = PanelOptions::fromOptions(comm, prefix);
+  return std::make_unique<BoundaryFluid>(comm, outlines, std::make_unique<GaussPanelDiscretization>(curves, options),
+                                         fluidDensity, SolverOptions{o.solver, o.directMax, o.factorization,
+                                                       PanelOperator::Auto, 0, 2.0, o.warmStart}, prefix);
 }
 
 }  // namespace kirchhoff::fluid

@@ -1,5 +1,6 @@
 // Chooses the boundary discretization of docs/fluidbody.md ("Panel method" or "High-order boundary
-// integrals") for the deck key fluid.discretization and builds the BoundaryFluid on it.
+// integrals", "Graded Gauss-Legendre panels") for the deck key fluid.discretization and builds the
+// BoundaryFluid on it.
 #pragma once
 
 #include <mpi.h>
@@ -9,14 +10,15 @@
 #include <vector>
 
 #include "fluid/BoundaryFluid.hpp"
+#include "fluid/GaussPanelDiscretization.hpp"
 #include "fluid/Polygon.hpp"
 #include "fluid/SmoothCurve.hpp"
 
 namespace kirchhoff::fluid {
 
-enum class DiscretizationKind { Panel, Nystrom };
+enum class DiscretizationKind { Panel, Nystrom, GaussPanels };
 
-/// "panel" | "nystrom" (throws ConfigurationError naming the choices otherwise).
+/// "panel" | "nystrom" | "gauss_panels" (throws ConfigurationError naming the choices otherwise).
 DiscretizationKind discretizationKind(const std::string& name);
 std::string discretizationName(DiscretizationKind kind);
 
@@ -26,5 +28,12 @@ std::unique_ptr<BoundaryFluid> makeBoundaryFluid(MPI_Comm comm, const std::vecto
                                                  const std::vector<SmoothCurve>& curves,
                                                  DiscretizationKind kind, double fluidDensity,
                                                  const std::string& prefix = "panel_");
+
+/// Graded composite Gauss-Legendre panels (docs/fluidbody.md (FB-40)) on the piecewise-smooth
+/// curve j of body j (plates, polygons); outline j is only used for the configuration checks.
+std::unique_ptr<BoundaryFluid> makeGaussPanelFluid(MPI_Comm comm, const std::vector<Polygon>& outlines,
+                                                   const std::vector<PiecewiseCurve>& curves,
+                                                   const GaussPanelOptions& options, double fluidDensity,
+                                                   const std::string& prefix = "panel_");
 
 }  // namespace kirchhoff::fluid

@@ -14,15 +14,24 @@ namespace kirchhoff::fluid {
 
 BoundarySystem::BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
                          const std::vector<Eigen::MatrixXd>& selfBlocks, PanelSolver solver,
-                         int directMax, const std::string& prefix)
-    : layout_(layout), comm_(comm) {
+                         int directMax, const std::string& prefix,
+                         DirectFactorization factorization, InterBodyApply fast)
+    : layout_(layout), comm_(comm), fast_(std::move(fast)) {
   MPI_Comm_size(comm, &ranks_);
   size_ = layout.nodes + layout.bodies;
   // Auto: several bodies refactor every evaluation, so GMRES (four solves, (FB-22a)) wins earlier:
   // measured break-even near 350 unknowns (bench_fluidbody --evaluations).
   const int limit = layout.bodies > 1 ? std::min(directMax, kSeveralBodiesDirectMax) : directMax;
   direct_ = solver == PanelSolver::Direct || (solver == PanelSolver::Auto && size_ <= limit);
-  if (ranks_ == 1) {
+  if (matrixFree()) {
+    if (solver == PanelSolver::Direct)
+      throw ConfigurationError("-" + prefix + "operator fast is matrix-free: it needs -" + prefix +
+                               "solver ksp or auto, not direct");
+    direct_ = false;
+    // Whole bodies per rank: augmented rows from the first node of bodyBegin to the constraint of bodyEnd - 1.
+    rowBegin_ = layout.offset[fast_.bodyBegin] + fast_.bodyBegin;
+    rowEnd_ = layout.offset[fast_.bodyEnd] + fast_.bodyEnd;
+  } else if (ranks_ == 1) {
     rowBegin_ = 0;
     rowEnd_ = size_;
   } else {
@@ -46,13 +55,15 @@ BoundarySystem::BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
   }
   if (panelEnd_ <= panelBegin_) panelBegin_ = panelEnd_ = 0;
 
-  rows_ = RowMatrix::Zero(rowEnd_ - rowBegin_, size_);
-  for (int j = 0; j < layout.bodies; ++j) {
+  if (!matrixFree()) rows_ = RowMatrix::Zero(rowEnd_ - rowBegin_, size_);
+  for (int j = 0; j < layout.bodies && !matrixFree(); ++j) {
     const int first = panelIndex(layout.offset[j]), nb = layout.bodySize(j) + 1;
     for (int r = std::max(first, rowBegin_); r < std::min(first + nb, rowEnd_); ++r)
       rows_.row(r - rowBegin_).segment(first, nb) = selfBlocks[j].row(r - first);
   }
   if (direct_) {
+    if (ranks_ > 1 && layout.bodies > 1 && factorization != DirectFactorization::Redundant)
+      distributed_ = std::make_unique<DistributedLU>(comm, size_, rowBegin_, rowEnd_, factorization);
     if (layout.bodies == 1) {
       // Constant matrix: its explicit inverse turns every solve into one matrix product (faster
       // than two triangular solves with the few right-hand sides of an evaluation).
@@ -66,6 +77,7 @@ BoundarySystem::BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
       if (first < rowEnd_ && first + nb > rowBegin_) {
         blockBody_.push_back(j);
         blockLu_.emplace_back(selfBlocks[j]);
+        if (matrixFree()) block_.push_back(selfBlocks[j]);
       }
     }
     setupKsp(prefix);
@@ -110,6 +122,7 @@ void BoundarySystem::setupKsp(const std::string& prefix) {
 
 void BoundarySystem::factor() {
   ScopedEvent ev(Phase::PanelFactor);
+  if (distributed_) return distributed_->factor(rows_);
   if (ranks_ == 1) {
     lu_.compute(rows_);
     return;
@@ -130,22 +143,39 @@ void BoundarySystem::update() {
   if (direct_ && layout_.bodies > 1) factor();
 }
 
-Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose) const {
+void BoundarySystem::setWarmStart(bool on) {
+  warmStart_ = on;
+  if (!on) guesses_.clear();
+}
+
+Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose, int slot) const {
   ScopedEvent ev(Phase::PanelSolve);
   if (direct_) {
     lastIterations_ = 0;
     if (layout_.bodies == 1) return transpose ? Eigen::MatrixXd(inverse_.transpose() * rhs) : Eigen::MatrixXd(inverse_ * rhs);
+    if (distributed_) return distributed_->solve(rhs, transpose);
     if (transpose) return lu_.transpose().solve(rhs);
     return lu_.solve(rhs);
   }
   Eigen::MatrixXd out(size_, rhs.cols());
   const int local = rowEnd_ - rowBegin_;
   lastIterations_ = 0;
+  const bool warm = warmStart_ && slot >= 0;
+  if (warm && guesses_.size() <= static_cast<std::size_t>(slot)) guesses_.resize(static_cast<std::size_t>(slot) + 1);
+  const Eigen::MatrixXd* guess = warm ? &guesses_[static_cast<std::size_t>(slot)] : nullptr;
+  if (guess && (guess->rows() != size_ || guess->cols() != rhs.cols())) guess = nullptr;
+  if (warmStart_) KIRCHHOFF_PETSC_THROW(KSPSetInitialGuessNonzero(ksp_, guess ? PETSC_TRUE : PETSC_FALSE));
   for (int k = 0; k < rhs.cols(); ++k) {
     PetscScalar* bl = nullptr;
     KIRCHHOFF_PETSC_THROW(VecGetArray(b_, &bl));
     for (int i = 0; i < local; ++i) bl[i] = rhs(rowBegin_ + i, k);
     KIRCHHOFF_PETSC_THROW(VecRestoreArray(b_, &bl));
+    if (guess) {
+      PetscScalar* xl = nullptr;
+      KIRCHHOFF_PETSC_THROW(VecGetArray(x_, &xl));
+      for (int i = 0; i < local; ++i) xl[i] = (*guess)(rowBegin_ + i, k);
+      KIRCHHOFF_PETSC_THROW(VecRestoreArray(x_, &xl));
+    }
     if (transpose)
       KIRCHHOFF_PETSC_THROW(KSPSolveTranspose(ksp_, b_, x_));
     else
@@ -161,6 +191,7 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
     PetscInt its = 0;
     KIRCHHOFF_PETSC_THROW(KSPGetIterationNumber(ksp_, &its));
     lastIterations_ = std::max(lastIterations_, static_cast<int>(its));
+    totalIterations_ += its;
     KIRCHHOFF_PETSC_THROW(VecScatterBegin(toAll_, x_, full_, INSERT_VALUES, SCATTER_FORWARD));
     KIRCHHOFF_PETSC_THROW(VecScatterEnd(toAll_, x_, full_, INSERT_VALUES, SCATTER_FORWARD));
     const PetscScalar* xf = nullptr;
@@ -168,7 +199,31 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
     for (int i = 0; i < size_; ++i) out(i, k) = xf[i];
     KIRCHHOFF_PETSC_THROW(VecRestoreArrayRead(full_, &xf));
   }
+  if (warm) guesses_[static_cast<std::size_t>(slot)] = out;
   return out;
+}
+
+PetscErrorCode BoundarySystem::multFast(const PetscScalar* x, PetscScalar* y, bool transpose) const {
+  // (FB-46): owned self-blocks (whole bodies) plus the matrix-free inter-body part on the node rows.
+  // Forward: x is the gathered vector (all rows); transpose: x is the owned slab.
+  PetscFunctionBeginUser;
+  const int N = layout_.nodes, local = rowEnd_ - rowBegin_, base = transpose ? rowBegin_ : 0;
+  for (std::size_t k = 0; k < blockBody_.size(); ++k) {
+    const int first = panelIndex(layout_.offset[blockBody_[k]]), nb = static_cast<int>(block_[k].rows());
+    Eigen::Map<const Eigen::VectorXd> r(x + first - base, nb);
+    Eigen::Map<Eigen::VectorXd>(y + first - rowBegin_, nb) =
+        transpose ? Eigen::VectorXd(block_[k].transpose() * r) : Eigen::VectorXd(block_[k] * r);
+  }
+  nodesIn_.setZero(N);
+  nodesOut_.setZero(N);
+  for (int p = 0; p < N; ++p) {
+    const int i = panelIndex(p) - base;
+    if (i >= 0 && i < (transpose ? local : size_)) nodesIn_[p] = x[i];
+  }
+  fast_.apply(nodesIn_, nodesOut_, transpose);
+  for (int p = layout_.offset[fast_.bodyBegin]; p < layout_.offset[fast_.bodyEnd]; ++p)
+    y[panelIndex(p) - rowBegin_] += nodesOut_[p];
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode BoundarySystem::shellMult(Mat A, Vec x, Vec y) {
@@ -181,9 +236,13 @@ PetscErrorCode BoundarySystem::shellMult(Mat A, Vec x, Vec y) {
   PetscScalar* yl = nullptr;
   PetscCall(VecGetArrayRead(s->full_, &xf));
   PetscCall(VecGetArray(y, &yl));
-  Eigen::Map<const Eigen::VectorXd> X(xf, s->size_);
-  Eigen::Map<Eigen::VectorXd> Y(yl, s->rowEnd_ - s->rowBegin_);
-  Y.noalias() = s->rows_ * X;
+  if (s->matrixFree()) {
+    PetscCall(s->multFast(xf, yl, false));
+  } else {
+    Eigen::Map<const Eigen::VectorXd> X(xf, s->size_);
+    Eigen::Map<Eigen::VectorXd> Y(yl, s->rowEnd_ - s->rowBegin_);
+    Y.noalias() = s->rows_ * X;
+  }
   PetscCall(VecRestoreArray(y, &yl));
   PetscCall(VecRestoreArrayRead(s->full_, &xf));
   PetscFunctionReturn(0);
@@ -195,6 +254,14 @@ PetscErrorCode BoundarySystem::shellMultTranspose(Mat A, Vec x, Vec y) {
   PetscCall(MatShellGetContext(A, &s));
   const PetscScalar* xl = nullptr;
   PetscCall(VecGetArrayRead(x, &xl));
+  if (s->matrixFree()) {
+    PetscScalar* yl = nullptr;
+    PetscCall(VecGetArray(y, &yl));
+    PetscCall(s->multFast(xl, yl, true));
+    PetscCall(VecRestoreArray(y, &yl));
+    PetscCall(VecRestoreArrayRead(x, &xl));
+    PetscFunctionReturn(0);
+  }
   Eigen::Map<const Eigen::VectorXd> X(xl, s->rowEnd_ - s->rowBegin_);
   s->work_.noalias() = s->rows_.transpose() * X;
   PetscCall(VecRestoreArrayRead(x, &xl));

@@ -7,12 +7,14 @@
 
 #include <petscksp.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <Eigen/Dense>
 
+#include "fluid/DistributedLU.hpp"
 #include "fluid/NodeLayout.hpp"
 
 namespace kirchhoff::fluid {
@@ -24,12 +26,21 @@ constexpr int kSeveralBodiesDirectMax = 384;
 /// How the panel system is solved. Auto: dense LU (Eigen, partial pivoting) when N + n <= directMax,
 /// else KSP. On several ranks the rows are assembled in slabs either way; the direct path gathers
 /// them and every rank factors the whole matrix (like PCREDUNDANT: the O(N^2) assembly and gradient
-/// are split, the O(N^3) factorization is not). A single body's matrix is constant in its frame, so
+/// are split, the O(N^3) factorization is not), unless DirectFactorization Scalapack or Mumps
+/// factors one distributed LU (DistributedLU). A single body's matrix is constant in its frame, so
 /// the direct path then inverts it once for the whole run.
 enum class PanelSolver { Auto, Direct, Ksp };
 
 /// Row-major dense block: assembly writes and the matrix-vector products run along rows.
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Matrix-free inter-body part of M (docs/fluidbody.md (FB-46)): `apply(x, y, false)` writes the owned node
+/// rows of M_inter x (x: all nodes); `apply(u, y, true)` returns the complete M_inter^T u (u read on the
+/// owned rows). The rows are distributed by whole bodies [bodyBegin, bodyEnd).
+struct InterBodyApply {
+  std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&, bool)> apply;
+  int bodyBegin = 0, bodyEnd = 0;
+};
 
 class BoundarySystem {
  public:
@@ -37,7 +48,9 @@ class BoundarySystem {
   /// columns [panels of j, multiplier of j].
   BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
               const std::vector<Eigen::MatrixXd>& selfBlocks, PanelSolver solver, int directMax,
-              const std::string& prefix);
+              const std::string& prefix,
+              DirectFactorization factorization = DirectFactorization::Redundant,
+              InterBodyApply fast = {});
   ~BoundarySystem();
   BoundarySystem(const BoundarySystem&) = delete;
   BoundarySystem& operator=(const BoundarySystem&) = delete;
@@ -57,12 +70,23 @@ class BoundarySystem {
   const RowMatrix& rows() const { return rows_; }
   /// Refactors (direct path, several bodies); nothing to do for KSP or a single body.
   void update();
-  /// Solves A X = R (or A^T X = R), R and X replicated, size() x k. Collective.
-  Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs, bool transpose = false) const;
+  /// Solves A X = R (or A^T X = R), R and X replicated, size() x k. Collective. With warm starts
+  /// on, a `slot` >= 0 names a family of right-hand sides: the KSP path starts from the solution
+  /// the slot returned last (if it has k columns), and keeps this one (FB-47a).
+  Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs, bool transpose = false, int slot = -1) const;
+  /// KSP path: initial guesses from the last solution of the same slot (off: zero guesses).
+  void setWarmStart(bool on);
+  bool warmStart() const { return warmStart_; }
 
   bool direct() const { return direct_; }
+  /// True when the direct path factors distributed (several ranks and bodies, not redundant).
+  bool distributedFactor() const { return distributed_ != nullptr; }
+  /// Matrix-free path: no rows_ (only the owned self-blocks), KSP only.
+  bool matrixFree() const { return static_cast<bool>(fast_.apply); }
   /// Largest KSP iteration count of the last solve() (0 on the direct path).
   int lastIterations() const { return lastIterations_; }
+  /// KSP iterations of all solves so far (0 on the direct path).
+  long totalIterations() const { return totalIterations_; }
   MPI_Comm comm() const { return comm_; }
 
  private:
@@ -71,6 +95,7 @@ class BoundarySystem {
   static PetscErrorCode shellPC(PC pc, Vec x, Vec y);
   static PetscErrorCode shellPCTranspose(PC pc, Vec x, Vec y);
   PetscErrorCode applyBlocks(Vec x, Vec y, bool transpose) const;
+  PetscErrorCode multFast(const PetscScalar* x, PetscScalar* y, bool transpose) const;
   void setupKsp(const std::string& prefix);
   /// LU of the whole matrix (direct path): of rows_ on one rank, of the gathered slabs on several.
   void factor();
@@ -84,9 +109,16 @@ class BoundarySystem {
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;            // direct path
   Eigen::MatrixXd inverse_;                            // direct path, one body
   RowMatrix gathered_;                                 // direct path, several ranks: all rows
+  std::unique_ptr<DistributedLU> distributed_;         // direct path, several ranks and bodies
   std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> blockLu_;  // KSP preconditioner (local bodies)
   std::vector<int> blockBody_;
+  std::vector<Eigen::MatrixXd> block_;                 // matrix-free path: the owned augmented self-blocks
+  InterBodyApply fast_;
+  mutable Eigen::VectorXd nodesIn_, nodesOut_;
   mutable int lastIterations_ = 0;
+  mutable long totalIterations_ = 0;
+  bool warmStart_ = false;
+  mutable std::vector<Eigen::MatrixXd> guesses_;  ///< last solution of each slot (warm starts)
   Mat A_ = nullptr;
   KSP ksp_ = nullptr;
   Vec x_ = nullptr, b_ = nullptr, full_ = nullptr;

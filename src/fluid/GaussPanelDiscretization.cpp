@@ -45,8 +45,8 @@ GaussPanelDiscretization::GaussPanelDiscretization(std::vector<PiecewiseCurve> c
                                                    const GaussPanelOptions& options)
     : curves_(std::move(curves)), options_(options) {
   if (options_.order < 2 || options_.order > 64 || !(options_.maxPanel > 0.0) || options_.levels < 0 ||
-      options_.levels > 60)
-    throw ConfigurationError("gauss panels: order in [2, 64], maxPanel > 0, levels in [0, 60]");
+      options_.levels > 60 || !(options_.ratio >= 1.5 && options_.ratio <= 16.0))
+    throw ConfigurationError("gauss panels: order in [2, 64], maxPanel > 0, levels in [0, 60], ratio in [1.5, 16]");
   const int n = static_cast<int>(curves_.size()), p = options_.order;
   gaussLegendre(p, gl_, glw_);
   bary_.resize(p);
@@ -65,7 +65,7 @@ GaussPanelDiscretization::GaussPanelDiscretization(std::vector<PiecewiseCurve> c
       for (int i = 0; i <= m; ++i)
         br.emplace_back(2 * i <= m ? static_cast<double>(i) / m : static_cast<double>(m - i) / m, 2 * i > m);
       for (int l = 1; l <= options_.levels; ++l) {
-        const double h = std::ldexp(1.0 / m, -l);
+        const double h = options_.ratio == 2.0 ? std::ldexp(1.0 / m, -l) : std::pow(options_.ratio, -l) / m;
         br.emplace_back(h, false);
         br.emplace_back(h, true);
       }

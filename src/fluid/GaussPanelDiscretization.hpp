@@ -13,14 +13,15 @@ namespace kirchhoff::fluid {
 struct GaussPanelOptions {
   int order = 16;          ///< Gauss-Legendre nodes per panel
   double maxPanel = 0.25;  ///< longest panel (before grading)
-  int levels = 12;         ///< dyadic refinements of the panels at each graded end
+  int levels = 12;         ///< geometric refinements of the panels at each graded end
+  double ratio = 2.0;      ///< grading ratio: the graded end panels shrink by this per level (FB-56)
 };
 
 class GaussPanelDiscretization : public PointSourceDiscretization {
  public:
   GaussPanelDiscretization(std::vector<PiecewiseCurve> curves, const GaussPanelOptions& options);
 
-  std::string name() const override { return "nystrom"; }
+  std::string name() const override { return "gauss_panels"; }
   /// Near panels (closer than one panel length) by product integration of the interpolated density.
   void pointField(int Q, const lie::Pose& gQ, const Complex& z, int first, int count, double* psi,
                   Complex* dOmega, double* phi = nullptr) const override;

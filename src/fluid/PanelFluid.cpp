@@ -3,7 +3,10 @@
 
 #include <petscsys.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "core/Error.hpp"
 #include "core/OptionErrors.hpp"
@@ -12,14 +15,19 @@ namespace kirchhoff::fluid {
 
 namespace {
 
-PetscErrorCode readPanelOptions(MPI_Comm comm, const std::string& prefix, PanelOptions& o,
-                                OptionErrors& e) {
+const char* const corrections[] = {"auto", "none", "turning", "flux"};
+const char* const solvers[] = {"auto", "direct", "ksp"};
+const char* const factorizations[] = {"redundant", "scalapack", "mumps"};
+const char* const operators[] = {"dense", "fast", "auto"};
+
+PetscErrorCode readPanelItems(PetscOptionItems* PetscOptionsObject, PanelOptions& o, OptionErrors& e) {
   PetscFunctionBeginUser;
-  static const char* const corrections[] = {"auto", "none", "turning", "flux"};
-  static const char* const solvers[] = {"auto", "direct", "ksp"};
   PetscInt correction = static_cast<PetscInt>(o.correction), solver = static_cast<PetscInt>(o.solver);
+  PetscInt factorization = static_cast<PetscInt>(o.factorization);
   PetscInt directMax = o.directMax, cacheMax = static_cast<PetscInt>(o.cacheMax);
-  PetscOptionsBegin(comm, prefix.c_str(), "kirchhoff panel method (docs/fluidbody.md, Sec. 3)", "PanelFluid");
+  PetscInt op = static_cast<PetscInt>(o.op), order = o.multipoleOrder;
+  char eta[64];
+  std::snprintf(eta, sizeof eta, "%g", o.multipoleEta);
   e.option = "correction";
   PetscCall(PetscOptionsEList("-correction", "discrete-circulation correction of the panel system (FB-18)",
                               "PanelFluid", corrections, 4, corrections[correction], &correction, nullptr));
@@ -30,15 +38,48 @@ PetscErrorCode readPanelOptions(MPI_Comm comm, const std::string& prefix, PanelO
   e.option = "direct_max";
   PetscCall(PetscOptionsBoundedInt("-direct_max", "largest panel system solved by dense LU with -panel_solver auto",
                                    "PanelFluid", directMax, &directMax, nullptr, 0));
+  e.option = "direct_factorization";
+  PetscCall(PetscOptionsEList("-direct_factorization", "direct path on several ranks: every rank factors the "
+                              "gathered matrix (redundant) or one distributed LU (scalapack, mumps)",
+                              "PanelFluid", factorizations, 3, factorizations[factorization], &factorization,
+                              nullptr));
   e.option = "cache_max";
   PetscCall(PetscOptionsBoundedInt("-cache_max", "inter-body influence entries kept for the gradient",
                                    "PanelFluid", cacheMax, &cacheMax, nullptr, 0));
-  PetscOptionsEnd();
+  e.option = "operator";
+  PetscCall(PetscOptionsEList("-operator", "inter-body interactions: assembled dense blocks, the matrix-free "
+                              "body-cluster multipole operator (FB-41)-(FB-46), or fast from 64 bodies without -panel_solver direct (auto)",
+                              "PanelFluid", operators, 3, operators[op], &op, nullptr));
+  e.option = "multipole_order";
+  PetscCall(PetscOptionsBoundedInt("-multipole_order", "expansion order of -panel_operator fast (0: from eta, "
+                                   "truncation ~1e-13)", "PanelFluid", order, &order, nullptr, 0));
+  e.option = "multipole_eta";
+  // A string (parsed below) so that -help shows it as "<now 2 : formerly 2>" like the other options.
+  PetscCall(PetscOptionsString("-multipole_eta", "far pairs of -panel_operator fast: |c_P - c_Q| > eta (r_P + r_Q)",
+                               "PanelFluid", eta, eta, sizeof eta, nullptr));
+  e.option = "warm_start";
+  PetscBool warm = o.warmStart ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscOptionsBool("-warm_start", "KSP path: start each solve from the last solution of the same "
+                             "right-hand sides (fewer iterations; a restart then agrees to the KSP tolerance, "
+                             "not bitwise)", "PanelFluid", warm, &warm, nullptr));
+  o.warmStart = warm == PETSC_TRUE;
+  o.op = static_cast<PanelOperator>(op);
+  o.multipoleOrder = static_cast<int>(order);
+  char* end = nullptr;
+  o.multipoleEta = std::strtod(eta, &end);
+  if (end == eta || *end != '\0') o.multipoleEta = -1.0;  // reported by fromOptions
   o.correction = static_cast<PanelCorrection>(correction);
   o.solver = static_cast<PanelSolver>(solver);
   o.directMax = static_cast<int>(directMax);
+  o.factorization = static_cast<DirectFactorization>(factorization);
   o.cacheMax = static_cast<long>(cacheMax);
   PetscFunctionReturn(0);
+}
+
+PetscErrorCode readPanelOptions(MPI_Comm comm, const std::string& prefix, PanelOptions& o,
+                                OptionErrors& e) {
+  return OptionErrors::block(comm, prefix, "kirchhoff panel method (docs/fluidbody.md, Sec. 3)", "PanelFluid",
+                             [&](PetscOptionItems* items) { return readPanelItems(items, o, e); });
 }
 
 }  // namespace
@@ -47,6 +88,8 @@ PanelOptions PanelOptions::fromOptions(MPI_Comm comm, const std::string& prefix)
   PanelOptions o;
   OptionErrors errors(prefix);
   errors.check(readPanelOptions(comm, prefix, o, errors));
+  if (!(o.multipoleEta > 1.0))
+    errors.fail("multipole_eta", "must be a number > 1 (far pairs lie outside both bodies' disks)");
   return o;
 }
 
@@ -58,6 +101,6 @@ PanelFluid::PanelFluid(MPI_Comm comm, std::vector<Polygon> bodies, double fluidD
                        const PanelOptions& options, const std::string& prefix)
     : BoundaryFluid(comm, bodies,
                     std::make_unique<PanelDiscretization>(bodies, options.correction, options.cacheMax),
-                    fluidDensity, SolverOptions{options.solver, options.directMax}, prefix) {}
+                    fluidDensity, options.solverOptions(), prefix) {}
 
 }  // namespace kirchhoff::fluid

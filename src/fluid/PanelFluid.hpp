@@ -14,11 +14,22 @@ struct PanelOptions {
   PanelCorrection correction = PanelCorrection::Auto;
   PanelSolver solver = PanelSolver::Auto;
   int directMax = 2048;  ///< largest N + n solved by dense LU on one rank (Auto)
+  /// Direct path, several ranks and bodies: redundant Eigen LU on every rank, or distributed.
+  DirectFactorization factorization = DirectFactorization::Redundant;
   /// W' of the inter-body influence entries (two doubles per entry) is stored at setConfiguration
   /// while the stored entries stay <= cacheMax, else recomputed (log, atan2) in the gradient.
   long cacheMax = 1L << 20;
+  PanelOperator op = PanelOperator::Auto;  ///< -<prefix>operator dense|fast|auto
+  int multipoleOrder = 0;                   ///< -<prefix>multipole_order (0: from eta)
+  double multipoleEta = 2.0;                ///< -<prefix>multipole_eta
+  bool warmStart = false;                   ///< -<prefix>warm_start (KSP path)
+  SolverOptions solverOptions() const {
+    return SolverOptions{solver, directMax, factorization, op, multipoleOrder, multipoleEta, warmStart};
+  }
   /// Reads -<prefix>correction auto|none|turning|flux, -<prefix>solver auto|direct|ksp,
-  /// -<prefix>direct_max N, -<prefix>cache_max N from the PETSc options database (listed by
+  /// -<prefix>direct_max N, -<prefix>direct_factorization redundant|scalapack|mumps,
+  /// -<prefix>cache_max N, -<prefix>operator, -<prefix>multipole_order p,
+  /// -<prefix>multipole_eta eta, -<prefix>warm_start from the PETSc options database (listed by
   /// -help; a bad value throws a one-line DeckError).
   static PanelOptions fromOptions(MPI_Comm comm, const std::string& prefix);
 };

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include "fluid/Fluid.hpp"
+#include "fluid/VortexPairSums.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -21,11 +22,10 @@ class PointVortexFluid : public Fluid {
   std::vector<lie::Vec2> vortexVelocities(const Eigen::VectorXd& Xi) const override;
 
  private:
-  /// This rank's rows [begin, end) of the pair sum.
-  void rows(int m, int& begin, int& end) const;
   MPI_Comm comm_;
   double rho_;
   Vortices v_;
+  VortexPairSums pairs_;
   double w_ = 0.0;
 };
 

@@ -1,9 +1,10 @@
 // PETSc SNES for the position–momentum DEL equations: residual from the discrete Lagrangian,
-// finite-difference, approximate or lagged-corrected Jacobian, redundant LU for the small systems.
+// finite-difference, approximate or lagged-corrected Jacobian (redundant LU), or matrix-free Newton-Krylov.
 #include "integrators/DelSolver.hpp"
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 #include "core/Error.hpp"
@@ -13,6 +14,13 @@
 namespace kirchhoff::integrators {
 
 namespace {
+/// newton_krylov: relative tolerance of each linear solve (measured, docs/fluidbody.md (FB-29a)).
+constexpr double kKrylovRtol = 1e-5;
+/// ... and its absolute tolerance, in units of the SNES absolute tolerance (same source).
+constexpr double kKrylovAtolFactor = 10.0;
+/// -del_jacobian choices, in JacobianMode order.
+const char* const jacobianModes[] = {"fd", "approximate", "lagged", "newton_krylov"};
+
 void checkPetsc(PetscErrorCode ierr, const std::string& what) {
   if (ierr) throw NumericalError("PETSc error " + std::to_string(static_cast<int>(ierr)) + " in " + what);
 }
@@ -28,22 +36,25 @@ DelSolver::DelSolver(MPI_Comm comm, DiscreteLagrangian& ld, const std::string& p
 
 PetscErrorCode DelSolver::readOptions(JacobianMode defaultMode, OptionErrors& e) {
   PetscFunctionBeginUser;
-  static const char* const names[] = {"fd", "approximate", "lagged"};
   PetscInt mode = static_cast<PetscInt>(defaultMode), lag = lag_, tail = 0;
-  PetscOptionsBegin(comm_, prefix_.c_str(), "kirchhoff DEL solve (docs/fluidbody.md, Sec. 4)", "DelSolver");
-  e.option = "jacobian";
-  PetscCall(PetscOptionsEList("-jacobian", "Newton matrix of the DEL equations", "DelSolver", names, 3,
-                              names[mode], &mode, nullptr));
-  e.option = "jacobian_lag";
-  PetscCall(PetscOptionsBoundedInt("-jacobian_lag", "steps between finite-difference refreshes of the "
-                                   "lagged Jacobian's correction", "DelSolver", lag, &lag, nullptr, 1));
-  // The last K unknowns (the vortex coordinates, say) get their Jacobian columns by differences
-  // at every iteration instead of the secant update.
-  e.option = "jacobian_fd_tail";
-  PetscCall(PetscOptionsRangeInt("-jacobian_fd_tail", "last K unknowns whose Jacobian columns are "
-                                 "differenced at every iteration (lagged)", "DelSolver", tail, &tail,
-                                 nullptr, 0, n_));
-  PetscOptionsEnd();
+  const auto items = [&](PetscOptionItems* PetscOptionsObject) -> PetscErrorCode {
+    e.option = "jacobian";
+    PetscCall(PetscOptionsEList("-jacobian", "Newton matrix of the DEL equations", "DelSolver", jacobianModes,
+                                static_cast<PetscInt>(std::size(jacobianModes)), jacobianModes[mode], &mode,
+                                nullptr));
+    e.option = "jacobian_lag";
+    PetscCall(PetscOptionsBoundedInt("-jacobian_lag", "steps between finite-difference refreshes of the "
+                                     "lagged Jacobian's correction", "DelSolver", lag, &lag, nullptr, 1));
+    // The last K unknowns (the vortex coordinates, say) get their Jacobian columns by differences
+    // at every iteration instead of the secant update.
+    e.option = "jacobian_fd_tail";
+    PetscCall(PetscOptionsRangeInt("-jacobian_fd_tail", "last K unknowns whose Jacobian columns are "
+                                   "differenced at every iteration (lagged)", "DelSolver", tail, &tail,
+                                   nullptr, 0, n_));
+    return 0;
+  };
+  PetscCall(OptionErrors::block(comm_, prefix_, "kirchhoff DEL solve (docs/fluidbody.md, Sec. 4)", "DelSolver",
+                                items));
   mode_ = static_cast<JacobianMode>(mode);
   lag_ = static_cast<int>(lag);
   fresh_ = n_ - static_cast<int>(tail);
@@ -57,12 +68,16 @@ PetscErrorCode DelSolver::setUp() {
   PetscCall(VecCreateMPI(comm_, PETSC_DECIDE, n_, &x_));
   PetscCall(VecDuplicate(x_, &f_));
   PetscCall(VecScatterCreateToAll(x_, &toAll_, &all_));
-  PetscCall(MatCreateDense(comm_, PETSC_DECIDE, PETSC_DECIDE, n_, n_, nullptr, &J_));
-  PetscCall(MatSetUp(J_));
   PetscCall(SNESCreate(comm_, &snes_));
   PetscCall(SNESSetOptionsPrefix(snes_, prefix_.c_str()));
   PetscCall(SNESSetFunction(snes_, f_, residual, this));
-  if (mode_ == JacobianMode::Fd)
+  if (mode_ != JacobianMode::NewtonKrylov) {
+    PetscCall(MatCreateDense(comm_, PETSC_DECIDE, PETSC_DECIDE, n_, n_, nullptr, &J_));
+    PetscCall(MatSetUp(J_));
+  }
+  if (mode_ == JacobianMode::NewtonKrylov)
+    PetscCall(setUpKrylov());
+  else if (mode_ == JacobianMode::Fd)
     PetscCall(SNESSetJacobian(snes_, J_, J_, SNESComputeJacobianDefault, this));
   else
     PetscCall(SNESSetJacobian(snes_, J_, J_, matrixJacobian, this));
@@ -71,18 +86,89 @@ PetscErrorCode DelSolver::setUp() {
   SNESLineSearch ls;
   PetscCall(SNESGetLineSearch(snes_, &ls));
   PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
-  KSP ksp;
-  PC pc;
-  PetscCall(SNESGetKSP(snes_, &ksp));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, size == 1 ? PCLU : PCREDUNDANT));
+  if (mode_ != JacobianMode::NewtonKrylov) {
+    KSP ksp;
+    PC pc;
+    PetscCall(SNESGetKSP(snes_, &ksp));
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, size == 1 ? PCLU : PCREDUNDANT));
+  }
   PetscCall(SNESSetFromOptions(snes_));
   PetscBool atol = PETSC_FALSE, lagJ = PETSC_FALSE;
   PetscCall(PetscOptionsHasName(nullptr, prefix_.c_str(), "-snes_atol", &atol));
   PetscCall(PetscOptionsHasName(nullptr, prefix_.c_str(), "-snes_lag_jacobian", &lagJ));
   userAtol_ = atol == PETSC_TRUE;
   userLag_ = lagJ == PETSC_TRUE;
+  PetscBool kspAtol = PETSC_FALSE;
+  PetscCall(PetscOptionsHasName(nullptr, prefix_.c_str(), "-ksp_atol", &kspAtol));
+  userKspAtol_ = kspAtol == PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode DelSolver::setUpKrylov() {
+  // J_ = the matrix-free Jacobian (F(x + h v) - F(x)) / h with the SNES's F(x) as base: one residual
+  // evaluation per product. GMRES, right-preconditioned so that its residual is the true linear
+  // residual, by the block-diagonal PCSHELL; rtol KSP_RTOL (measured, docs/fluidbody.md (FB-29a)).
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSNESMF(snes_, &J_));
+  PetscCall(MatMFFDSetOptionsPrefix(J_, prefix_.c_str()));  // -<prefix>mat_mffd_err, -<prefix>mat_mffd_type
+  PetscCall(MatSetFromOptions(J_));
+  PetscCall(SNESSetJacobian(snes_, J_, J_, krylovJacobian, this));
+  KSP ksp;
+  PC pc;
+  PetscCall(SNESGetKSP(snes_, &ksp));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+  PetscCall(KSPSetTolerances(ksp, kKrylovRtol, 1e-50, PETSC_DEFAULT, 200));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCSHELL));
+  PetscCall(PCShellSetContext(pc, this));
+  PetscCall(PCShellSetApply(pc, applyBlocks));
+  PetscCall(PCShellSetName(pc, "kirchhoff DEL block diagonal (FB-29a)"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode DelSolver::krylovJacobian(SNES snes, Vec x, Mat J, Mat P, void* ctx) {
+  auto* self = static_cast<DelSolver*>(ctx);
+  PetscFunctionBeginUser;
+  ScopedEvent ev(Phase::DelJacobian);
+  PetscCall(MatMFFDComputeJacobian(snes, x, J, P, nullptr));
+  Eigen::VectorXd q1;
+  PetscCall(self->gather(x, q1));
+  const std::vector<Eigen::MatrixXd> blocks = self->ld_.jacobianDiagonalBlocks(*self->q0_, q1);
+  self->blockLu_.clear();
+  self->blockStart_.clear();
+  int at = 0;
+  for (const Eigen::MatrixXd& b : blocks) {
+    self->blockStart_.push_back(at);
+    self->blockLu_.emplace_back(b);
+    at += static_cast<int>(b.rows());
+  }
+  if (at != self->n_) {
+    self->callbackError_ = "the discrete Lagrangian has no diagonal Jacobian blocks (use -" + self->prefix_ +
+                           "jacobian fd)";
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER, "Jacobian failed");
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode DelSolver::applyBlocks(PC pc, Vec x, Vec y) {
+  // Every rank gathers x and applies all blocks (O(n), no fluid solve): any ownership split works.
+  PetscFunctionBeginUser;
+  void* ctx = nullptr;
+  PetscCall(PCShellGetContext(pc, &ctx));
+  auto* self = static_cast<DelSolver*>(ctx);
+  Eigen::VectorXd v, out(self->n_);
+  PetscCall(self->gather(x, v));
+  for (std::size_t b = 0; b < self->blockLu_.size(); ++b) {
+    const int a = self->blockStart_[b], k = static_cast<int>(self->blockLu_[b].rows());
+    const auto& lu = self->blockLu_[b];
+    // A singular block (a vortex of zero circulation: its residual rows vanish) passes through.
+    out.segment(a, k) = std::abs(lu.determinant()) > 0.0 ? Eigen::VectorXd(lu.solve(v.segment(a, k)))
+                                                         : Eigen::VectorXd(v.segment(a, k));
+  }
+  PetscCall(self->scatterOwned(out, y));
   PetscFunctionReturn(0);
 }
 
@@ -241,6 +327,20 @@ PetscErrorCode DelSolver::convergenceTest(SNES snes, PetscInt it, PetscReal xnor
   if (*reason == SNES_CONVERGED_ITERATING && it > 0 && !self->userAtol_ &&
       fnorm <= self->roundoff_ && fnorm > self->lastFnorm_ / 3.0)
     *reason = SNES_CONVERGED_SNORM_RELATIVE;
+  // newton_krylov: the same test against the fall the last Newton step's own linear model predicted
+  // (its final GMRES residual, the true linear residual under right preconditioning). After a step
+  // from |F| <= 1e-8 (1 + |p_k|) the quadratic remainder and the differencing error of the products
+  // (~1e-8 |F|) are far below round-off, so |F| more than 3x above the model's residual is the floor
+  // itself, and the stall is seen one iteration (2-3 products) earlier.
+  if (*reason == SNES_CONVERGED_ITERATING && it > 1 && !self->userAtol_ &&
+      self->mode_ == JacobianMode::NewtonKrylov && fnorm <= self->roundoff_ &&
+      self->lastFnorm_ <= 1e4 * self->roundoff_) {
+    KSP ksp;
+    PetscReal linear = 0.0;
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPGetResidualNorm(ksp, &linear));
+    if (fnorm > 3.0 * linear) *reason = SNES_CONVERGED_SNORM_RELATIVE;
+  }
   self->lastFnorm_ = fnorm;
   PetscFunctionReturn(0);
 }
@@ -261,11 +361,23 @@ DelResult DelSolver::step(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
   if (!userAtol_)
     checkPetsc(SNESSetTolerances(snes_, 1e-15 * (1.0 + p0.norm()), PETSC_DEFAULT, PETSC_DEFAULT,
                                  PETSC_DEFAULT, PETSC_DEFAULT), "SNESSetTolerances");
+  if (mode_ == JacobianMode::NewtonKrylov && !userKspAtol_) {
+    // A linear residual far below the round-off floor of F buys nothing: at round-off (the last,
+    // stall-detecting Newton iteration) the KSP then stops after one product instead of iterating on noise.
+    KSP ksp;
+    PetscReal atol = 0.0;
+    checkPetsc(SNESGetKSP(snes_, &ksp), "SNESGetKSP");
+    checkPetsc(SNESGetTolerances(snes_, &atol, nullptr, nullptr, nullptr, nullptr), "SNESGetTolerances");
+    checkPetsc(KSPSetTolerances(ksp, PETSC_DEFAULT, kKrylovAtolFactor * atol, PETSC_DEFAULT, PETSC_DEFAULT),
+               "KSPSetTolerances");
+  }
   // fd, approximate: one Jacobian per step, at the predictor (a Newton-chord iteration). lagged: a
   // Jacobian call per iteration, for the secant updates. Either way it depends on this step's data
   // only (and E from the state), so restarts stay bitwise reproducible.
-  if (!userLag_)
-    checkPetsc(SNESSetLagJacobian(snes_, mode_ == JacobianMode::Lagged ? 1 : -2), "SNESSetLagJacobian");
+  if (!userLag_) {
+    const bool everyIteration = mode_ == JacobianMode::Lagged || mode_ == JacobianMode::NewtonKrylov;
+    checkPetsc(SNESSetLagJacobian(snes_, everyIteration ? 1 : -2), "SNESSetLagJacobian");
+  }
   prevX_.resize(0);
   checkPetsc(scatterOwned(q1, x_), "predictor");
   PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <Eigen/Dense>
 #include <mpi.h>
@@ -31,7 +32,11 @@ struct DelResult {
 ///               update J += (dF - J s) s^T / s^T s of its last step s, when the residual is still
 ///               well above round-off (1e-12 (1 + |p_k|)), and E = J - J0 is kept for the next
 ///               step: the remainder then follows the motion and Newton converges superlinearly.
-enum class JacobianMode { Fd, Approximate, Lagged };
+///  newton_krylov: no Newton matrix: GMRES on the matrix-free Jacobian (PETSc MatMFFD, one residual
+///               evaluation per product), right-preconditioned by the Lagrangian's
+///               jacobianDiagonalBlocks (docs/fluidbody.md (FB-29a)). Evaluations per step do not
+///               grow with the dimension (no O(n) refresh); the KSP is -<prefix>ksp_*.
+enum class JacobianMode { Fd, Approximate, Lagged, NewtonKrylov };
 
 /// SNES on the communicator (options prefix, default "del_"). The unknowns q_k+1 live in an MPI
 /// Vec; each residual evaluation gathers them and calls the (collective) discrete Lagrangian.
@@ -61,6 +66,10 @@ class DelSolver {
   static PetscErrorCode convergenceTest(SNES, PetscInt it, PetscReal xnorm, PetscReal snorm,
                                         PetscReal fnorm, SNESConvergedReason* reason, void* ctx);
   static PetscErrorCode matrixJacobian(SNES, Vec x, Mat J, Mat P, void* ctx);
+  /// newton_krylov: moves the matrix-free Jacobian's base to x and factors the diagonal blocks there.
+  static PetscErrorCode krylovJacobian(SNES, Vec x, Mat J, Mat P, void* ctx);
+  static PetscErrorCode applyBlocks(PC pc, Vec x, Vec y);
+  PetscErrorCode setUpKrylov();
   PetscErrorCode gather(Vec x, Eigen::VectorXd& q);
   PetscErrorCode scatterOwned(const Eigen::VectorXd& v, Vec out);
   PetscErrorCode setMatrix(const Eigen::MatrixXd& A, Mat J);
@@ -84,8 +93,12 @@ class DelSolver {
   Vec x_ = nullptr, f_ = nullptr, all_ = nullptr;
   VecScatter toAll_ = nullptr;
   Mat J_ = nullptr;
+  // newton_krylov: the block-diagonal preconditioner, block b at rows blockStart_[b].
+  std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> blockLu_;
+  std::vector<int> blockStart_;
   bool userAtol_ = false;
   bool userLag_ = false;
+  bool userKspAtol_ = false;
   // Per step data seen by the callbacks.
   const Eigen::VectorXd* q0_ = nullptr;
   const Eigen::VectorXd* p0_ = nullptr;

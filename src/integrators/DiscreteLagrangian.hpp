@@ -2,6 +2,8 @@
 // both slot derivatives D1 L_d, D2 L_d (Marsden & West 2001, eqs. (1.5.6)-(1.5.7) in (q, p) form).
 #pragma once
 
+#include <vector>
+
 #include <Eigen/Dense>
 
 namespace kirchhoff::integrators {
@@ -20,6 +22,13 @@ class DiscreteLagrangian {
   /// empty if the Lagrangian has none (then finite differences are used).
   virtual Eigen::MatrixXd approximateJacobian(const Eigen::VectorXd& /*q0*/,
                                               const Eigen::VectorXd& /*q1*/) {
+    return {};
+  }
+  /// Diagonal blocks (in order, sizes summing to dimension()) of a configuration-size-independent
+  /// approximation of d(D1 L_d)/d q1 at (q0, q1), costing no fluid solve: the preconditioner of a
+  /// matrix-free Newton-Krylov solve. Empty if the Lagrangian has none.
+  virtual std::vector<Eigen::MatrixXd> jacobianDiagonalBlocks(const Eigen::VectorXd& /*q0*/,
+                                                              const Eigen::VectorXd& /*q1*/) const {
     return {};
   }
 };

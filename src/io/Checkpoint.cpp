@@ -308,6 +308,7 @@ CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const st
     h5::Handle g(h5::check(H5Gopen2(f, "state", H5P_DEFAULT), "no /state group"));
     for (auto& fld : s.fields) {
       h5::Handle d(h5::check(H5Dopen2(g, fld.name.c_str(), H5P_DEFAULT), "missing state field " + fld.name));
+      if (fld.resizable && !fld.distributed) fld.data.resize(h5::length(d));
       if (h5::length(d) != fld.globalSize())
         throw CheckpointError("state field " + fld.name + " has " + std::to_string(h5::length(d)) +
                               " values, the deck needs " + std::to_string(fld.globalSize()));

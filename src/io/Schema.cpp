@@ -153,6 +153,17 @@ const KeySpec* Section::findIn(
   return nullptr;
 }
 
+std::vector<std::string> Section::namesIn(
+    const std::vector<std::pair<std::string, std::string>>& chosen) const {
+  std::vector<std::string> names;
+  for (const auto& k : keys_) names.push_back(k->name);
+  for (const auto& v : variants_)
+    for (const auto& c : chosen)
+      if (c.first == v.discriminator && c.second == v.choice)
+        for (const auto& k : v.section->keys()) names.push_back(k->name);
+  return names;
+}
+
 Schema::Schema(std::string model) : model_(std::move(model)), root_(std::make_shared<Section>()) {}
 
 namespace {

@@ -101,6 +101,9 @@ class Section {
   /// Keys valid in a map whose discriminators have the given values (base keys + variants).
   const KeySpec* findIn(const std::string& name,
                         const std::vector<std::pair<std::string, std::string>>& chosen) const;
+  /// The names of those keys, base keys first.
+  std::vector<std::string> namesIn(
+      const std::vector<std::pair<std::string, std::string>>& chosen) const;
 
  private:
   KeySpec& add(const std::string& name, const std::string& doc, KeyType t);

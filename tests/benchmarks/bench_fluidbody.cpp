@@ -3,8 +3,12 @@
 // and the 2-rank parallel efficiency of the 16-body case. A timing main printing Markdown tables.
 // Run: build/bin/bench_fluidbody [--quick]      mpirun -n 2 build/bin/bench_fluidbody
 //      build/bin/bench_fluidbody --evaluations 16,32,64   (per-evaluation solves, (FB-22a) against 3n + 4)
+//      build/bin/bench_fluidbody --jacobian 16,32,64 [--jacobian-steps K] [-panel_solver ksp]   (lagged
+//      against newton_krylov, K steps from the initial state, default 10)
+//      build/bin/bench_fluidbody --operators 16,32,64     (dense KSP against -panel_operator fast, (FB-41)-(FB-46))
 #include <mpi.h>
 #include <petscsys.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "BodyGrid.hpp"
 #include "fluid/PanelFluid.hpp"
 #include "fluid/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
@@ -27,14 +32,8 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-BodyConfig body(fluid::Polygon shape, double density, Vec2 y) {
-  BodyConfig b;
-  b.mass = shape.mass(density);
-  b.inertia = shape.inertia(density);
-  b.shape = std::move(shape);
-  b.pose = {0.0, y};
-  return b;
-}
+using bench::body;
+using bench::grid;
 
 /// input/fluidbody_disk_vortex.yaml: unit disk, 64 edges, one vortex K = 2 pi at (1.5, 0), dt 0.025.
 FluidBodyConfig diskVortex() {
@@ -56,19 +55,6 @@ FluidBodyConfig channel() {
   return c;
 }
 
-/// n free disks (radius 0.5, 32 edges, density 1) on a square grid of spacing 2, four vortices
-/// (K = +-1) at the centres of the grid cells around the first body; dt 0.01.
-FluidBodyConfig grid(int n) {
-  FluidBodyConfig c;
-  c.dt = 0.01;
-  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
-  for (int j = 0; j < n; ++j)
-    c.bodies.push_back(body(fluid::circle(0.5, 32), 1.0, Vec2(2.0 * (j % side), 2.0 * (j / side))));
-  const double K[] = {1.0, -1.0, 1.0, -1.0};
-  const Vec2 at[] = {Vec2(1, 1), Vec2(-1, 1), Vec2(-1, -1), Vec2(1, -1)};
-  for (int i = 0; i < 4; ++i) c.vortices.push_back({at[i], K[i]});
-  return c;
-}
 
 struct Timing {
   double step = 0.0;        ///< seconds per step (best block mean)
@@ -131,19 +117,31 @@ double loadAverage() {
   return l;
 }
 
+/// grid(n) as the fluid sees it: shapes, poses, vortices and a body velocity Xi_k = sin(1 + k).
+struct FluidScene {
+  explicit FluidScene(int n) : cfg(grid(n)), Xi(3 * n) {
+    for (const auto& b : cfg.bodies) shapes.push_back(b.shape), poses.push_back(b.pose);
+    for (const auto& x : cfg.vortices) vortices.gamma.push_back(x.position), vortices.K.push_back(x.circulation);
+    for (int k = 0; k < 3 * n; ++k) Xi[k] = std::sin(1.0 + k);
+  }
+  FluidBodyConfig cfg;
+  std::vector<fluid::Polygon> shapes;
+  std::vector<lie::Pose> poses;
+  fluid::Vortices vortices;
+  Eigen::VectorXd Xi;
+};
+
 /// One DEL evaluation of the fluid at a moved configuration, side by side: the (FB-22a) path (F, A Xi,
 /// M_C, dF/dq: four solves) and the same quantities through the full tensor (3n + 4 solves, the
 /// path before (FB-22a)). Best of `reps`, slowest rank; prints the ratio.
 void evaluationCost(MPI_Comm comm, int n, int reps) {
-  const FluidBodyConfig cfg = grid(n);
-  std::vector<fluid::Polygon> shapes;
-  std::vector<lie::Pose> poses;
-  for (const auto& b : cfg.bodies) shapes.push_back(b.shape), poses.push_back(b.pose);
-  fluid::Vortices v;
-  for (const auto& x : cfg.vortices) v.gamma.push_back(x.position), v.K.push_back(x.circulation);
+  const FluidScene scene(n);
+  const FluidBodyConfig& cfg = scene.cfg;
+  const std::vector<fluid::Polygon>& shapes = scene.shapes;
+  std::vector<lie::Pose> poses = scene.poses;
+  const fluid::Vortices& v = scene.vortices;
   fluid::PanelFluid f(comm, shapes, cfg.fluidDensity);
-  Eigen::VectorXd Xi(3 * n);
-  for (int k = 0; k < 3 * n; ++k) Xi[k] = std::sin(1.0 + k);
+  const Eigen::VectorXd& Xi = scene.Xi;
   double best[2] = {1e300, 1e300};
   long cols[2] = {0, 0};
   for (int r = 0; r < reps; ++r)
@@ -168,6 +166,105 @@ void evaluationCost(MPI_Comm comm, int n, int reps) {
   std::fflush(stdout);
 }
 
+/// --jacobian: lagged against newton_krylov (docs/fluidbody.md (FB-29a)) on grid(n), one process, from
+/// the initial state: the first step (lagged: its finite-difference refresh) and the mean of the
+/// next `steps` - 1, each with its evaluations; the mean over 10 steps (one lagged refresh, its true
+/// frequency at jacobian_lag 10) is (first + 9 later) / 10.
+void jacobianComparison(MPI_Comm comm, int n, int steps) {
+  double first[2], later[2], e1[2], eLater[2], drift[2] = {0.0, 0.0};
+  Eigen::VectorXd q[2];
+  const char* modes[] = {"lagged", "newton_krylov"};
+  for (int k = 0; k < 2; ++k) {
+    PetscOptionsSetValue(nullptr, "-del_jacobian", modes[k]);
+    const FluidBodyConfig cfg = grid(n);
+    std::vector<fluid::Polygon> shapes;
+    for (const auto& b : cfg.bodies) shapes.push_back(b.shape);
+    FluidBodyModel m(cfg, std::make_unique<fluid::PanelFluid>(comm, shapes, cfg.fluidDensity), comm);
+    State s = m.initialState();
+    const std::vector<double> J0 = m.invariants(s, {});
+    long e = 0;
+    for (int i = 0; i < steps; ++i, s.step += 1) {
+      MPI_Barrier(comm);
+      const double t0 = MPI_Wtime();
+      const long ei = m.step(s).evaluations;
+      const double ti = MPI_Wtime() - t0;
+      if (i == 0) first[k] = ti, e1[k] = static_cast<double>(ei), later[k] = 0.0;
+      else later[k] += ti / (steps - 1), e += ei;
+    }
+    eLater[k] = steps > 1 ? static_cast<double>(e) / (steps - 1) : 0.0;
+    const std::vector<double> J = m.invariants(s, {});
+    for (int c : {1, 2, 3}) drift[k] = std::max(drift[k], std::abs(J[c] - J0[c]));
+    q[k] = Eigen::Map<const Eigen::VectorXd>(s["q"].data(), static_cast<Eigen::Index>(s["q"].size()));
+  }
+  PetscOptionsClearValue(nullptr, "-del_jacobian");
+  auto mean10 = [](double a, double b) { return (a + 9.0 * b) / 10.0; };
+  if (rankOf(comm) == 0)
+    std::printf("| %d | %d | %.3f (%.0f) | %.3f (%.1f) | %.3f / %.1f | %.3f (%.0f) | %.3f (%.1f) | %.3f / %.1f "
+                "| %.2f | %.1e | %.1e |\n",
+                n, 32 * n, first[0], e1[0], later[0], eLater[0], mean10(first[0], later[0]), mean10(e1[0], eLater[0]),
+                first[1], e1[1], later[1], eLater[1], mean10(first[1], later[1]), mean10(e1[1], eLater[1]),
+                mean10(first[0], later[0]) / mean10(first[1], later[1]), (q[1] - q[0]).norm() / q[0].norm(),
+                drift[1]);
+}
+
+long peakKiB() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+/// One DEL evaluation (moved configuration; F, A Xi, dF/dq: four solves, (FB-22a)) on dense-KSP and on the
+/// matrix-free body-cluster operator (FB-41)-(FB-46), same process, fast first: ms/eval (best of `reps`,
+/// slowest rank), KSP iterations per solve, the stored inter-body doubles per rank and the process peak RSS
+/// after each (getrusage; the dense peak includes the fast case's), and the gradients' relative difference.
+void operatorCost(MPI_Comm comm, int n, int reps) {
+  const FluidScene scene(n);
+  const FluidBodyConfig& cfg = scene.cfg;
+  const std::vector<fluid::Polygon>& shapes = scene.shapes;
+  std::vector<lie::Pose> poses = scene.poses;
+  const fluid::Vortices& v = scene.vortices;
+  const Eigen::VectorXd& Xi = scene.Xi;
+  double ms[2] = {0.0, 0.0}, stored[2] = {0.0, 0.0};
+  long peak[2] = {0, 0};
+  int its[2] = {0, 0};
+  Eigen::VectorXd grad[2];
+  for (int dense = 0; dense < 2; ++dense) {
+    fluid::PanelOptions o = fluid::PanelOptions::fromOptions(comm, "panel_");  // -panel_multipole_*
+    o.solver = fluid::PanelSolver::Ksp;
+    o.op = dense ? fluid::PanelOperator::Dense : fluid::PanelOperator::Fast;
+    fluid::PanelFluid f(comm, shapes, cfg.fluidDensity, o);
+    std::vector<lie::Pose> g = poses;
+    double best = 1e300;
+    for (int r = 0; r < reps; ++r) {
+      for (auto& p : g) p.theta += 1e-3;
+      MPI_Barrier(comm);
+      const double t0 = MPI_Wtime();
+      f.setConfiguration(g, v);
+      f.lagrangianValue(Xi);
+      f.addedMassAction(Xi);
+      grad[dense] = f.lagrangianGradient(Xi);
+      double dt = MPI_Wtime() - t0;
+      MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm);
+      best = std::min(best, dt);
+    }
+    ms[dense] = 1e3 * best;
+    its[dense] = f.lastIterations();
+    const int N = f.panelCount();
+    int ranks = 1;
+    MPI_Comm_size(comm, &ranks);
+    // Dense: the rows of M (N + n wide) and of S over the ranks; fast: the near blocks of this rank.
+    stored[dense] = dense ? (static_cast<double>(N + n) * (N + n) + static_cast<double>(N) * N) / ranks
+                          : static_cast<double>(f.clusterOperator()->storedDoubles());
+    peak[dense] = peakKiB();
+  }
+  const double diff = (grad[0] - grad[1]).cwiseAbs().maxCoeff() / grad[1].cwiseAbs().maxCoeff();
+  if (rankOf(comm) == 0)
+    std::printf("| %d | %d | %.1f | %d | %.1f MB | %.1f | %d | %.1f MB | %.2f | %.1f | %ld / %ld MB | %.1e |\n", n,
+                n * 32, ms[1], its[1], 8e-6 * stored[1], ms[0], its[0], 8e-6 * stored[0], ms[1] / ms[0],
+                stored[1] / std::max(stored[0], 1.0), peak[0] / 1024, peak[1] / 1024, diff);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -179,22 +276,48 @@ int main(int argc, char** argv) {
   MPI_Comm_size(world, &ranks);
   const bool root = rankOf(world) == 0;
   const int blocks = quick ? 1 : 3;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--evaluations") == 0) {
+  // Comma-separated body counts after a mode flag, each measured by f(n).
+  auto eachCount = [](const char* p, auto&& f) {
+    while (*p) {
+      char* end = nullptr;
+      const long n = std::strtol(p, &end, 10);
+      if (end == p || n < 1) break;
+      f(static_cast<int>(n));
+      p = *end ? end + 1 : end;
+    }
+  };
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], "--jacobian") == 0) {
+      int steps = 10;
+      for (int j = 1; j + 1 < argc; ++j)
+        if (std::strcmp(argv[j], "--jacobian-steps") == 0) steps = std::max(2, std::atoi(argv[j + 1]));
+      if (rankOf(world) == 0)
+        std::printf("# bench_fluidbody --jacobian: %d rank(s), %d steps, load average %.2f\n\n"
+                    "s (evaluations): first step, mean of the later ones; per step over 10 steps = "
+                    "(first + 9 later) / 10.\n\n"
+                    "| bodies | panels | lagged first | later | per step s / evals | newton_krylov first | later "
+                    "| per step s / evals | speed-up | |q_nk - q_lagged| / |q| | max abs momentum change (nk) |\n"
+                    "|---|---|---|---|---|---|---|---|---|---|---|\n", ranks, steps, loadAverage());
+      eachCount(argv[i + 1], [&](int n) { jacobianComparison(world, n, steps); });
+    } else if (std::strcmp(argv[i], "--operators") == 0) {
+      if (rankOf(world) == 0)
+        std::printf("# bench_fluidbody --operators: %d rank(s), load average %.2f\n\n"
+                    "| bodies | panels | dense ms/eval | its/solve | dense rows/rank | fast ms/eval | its/solve "
+                    "| fast near blocks/rank | speed-up | memory ratio | peak RSS fast / then dense | grad diff |\n"
+                    "|---|---|---|---|---|---|---|---|---|---|---|---|\n", ranks, loadAverage());
+      eachCount(argv[i + 1], [&](int n) { operatorCost(world, n, n > 32 ? 2 : 3); });
+    } else if (std::strcmp(argv[i], "--evaluations") == 0) {
       if (rankOf(world) == 0)
         std::printf("# bench_fluidbody --evaluations: load average %.2f\n\n"
                     "| bodies | panels | solver | solves (FB-22a) | ms/eval | solves (full A) | ms/eval | ratio |\n"
                     "|---|---|---|---|---|---|---|---|\n", loadAverage());
-      for (const char* p = argv[i + 1]; *p;) {
-        char* end = nullptr;
-        const long n = std::strtol(p, &end, 10);
-        if (end == p || n < 1) break;
-        evaluationCost(world, static_cast<int>(n), n > 32 ? 2 : 3);
-        p = *end ? end + 1 : end;
-      }
-      PetscCall(PetscFinalize());
-      return 0;
+      eachCount(argv[i + 1], [&](int n) { evaluationCost(world, n, n > 32 ? 2 : 3); });
+    } else {
+      continue;
     }
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   try {
     if (root)
       std::printf("# bench_fluidbody: %d rank(s), load average %.2f at start\n\n"

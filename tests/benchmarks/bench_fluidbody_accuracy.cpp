@@ -17,6 +17,7 @@
 #include "fluid/NystromDiscretization.hpp"
 #include "fluid/PanelFluid.hpp"
 #include "fluid/Shapes.hpp"
+#include "StepTiming.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 
 using namespace kirchhoff;
@@ -74,18 +75,7 @@ double stepTime(fluid::DiscretizationKind kind, int N, int block, int blocks, do
   FluidBodyModel m(c, makeFluid(kind, N), PETSC_COMM_SELF);
   State s = m.initialState();
   *setup = MPI_Wtime() - t0;
-  m.step(s);
-  s.step += 1;
-  double best = 1e300;
-  for (int k = 0; k < blocks; ++k) {
-    const double t1 = MPI_Wtime();
-    for (int i = 0; i < block; ++i) {
-      m.step(s);
-      s.step += 1;
-    }
-    best = std::min(best, (MPI_Wtime() - t1) / block);
-  }
-  return 1e3 * best;
+  return bench::msPerStep(m, s, block, blocks);
 }
 
 /// Smallest N of the list with error <= kTarget (prints the table rows); -1 if none.

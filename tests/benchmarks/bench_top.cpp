@@ -18,30 +18,16 @@
 
 #include "models/top/Reference.hpp"
 #include "models/top/TopSchemes.hpp"
+#include "top/KovalevskayaFixture.hpp"
 
 using namespace kirchhoff::top;
+using namespace kirchhoff::top::fixture;
 
 namespace {
 
-HeavyTopParameters kovalevskayaTop() {
-  HeavyTopParameters p;
-  p.inertia = Vec3(2.0, 2.0, 1.0);
-  p.c = Vec3(1.0, 0.0, 0.0);
-  p.mgl = 1.0;
-  return p;
-}
-
-Vec6 y0() {
-  Vec6 y;
-  y << 2.0, 0.0, 4.0, 0.5, 0.0, std::sqrt(3.0) / 2.0;
-  return y;
-}
-
 Eigen::VectorXd start(TopScheme s) {  // z(0) by the collective lift, or (Pi, Gamma)(0)
-  const Vec6 y = y0();
-  if (!isCollective(s)) return y;
-  const Vec3 Pi = y.head<3>(), Gamma = y.tail<3>();
-  return Vec8(collectiveLift(Pi, Gamma, 0.0, collectiveShiftForQ1(Pi, Gamma, 0.0, 1.0)));
+  if (!isCollective(s)) return kovalevskayaY0();
+  return kovalevskayaZ0();
 }
 
 // Process CPU time in seconds.
@@ -101,9 +87,7 @@ void stepsPerSecond(double minSeconds) {
 void errorVsTime(bool csv, double minSeconds, bool quick) {
   const HeavyTopParameters par = kovalevskayaTop();
   const double T = 10.0;
-  kirchhoff::integrators::Dop853Options ro;
-  ro.rtol = ro.atol = 1e-14;
-  const Vec6 ref = heavyTopReference(par, y0(), 0.0, {T}, ro)[0];
+  const Vec6 ref = kovalevskayaReference(T, 1e-14);
   if (csv) {
     std::printf("reference");
     for (int i = 0; i < 6; ++i) std::printf(",%.17g", ref[i]);
@@ -152,8 +136,10 @@ void errorVsTime(bool csv, double minSeconds, bool quick) {
     kirchhoff::integrators::Dop853Options o;
     o.rtol = o.atol = std::pow(10.0, -k);
     kirchhoff::integrators::Dop853Stats stats;
-    const double err = (heavyTopReference(par, y0(), 0.0, {T}, o, &stats)[0] - ref).norm();
-    const double t = bestSeconds([&] { heavyTopReference(par, y0(), 0.0, {T}, o); }, minSeconds);
+    const double err =
+        (heavyTopReference(par, kovalevskayaY0(), 0.0, {T}, o, &stats)[0] - ref).norm();
+    const double t =
+        bestSeconds([&] { heavyTopReference(par, kovalevskayaY0(), 0.0, {T}, o); }, minSeconds);
     std::printf(csv ? "%s,%.6g,%ld,%.6e,%.6e\n" : "| %s | %.6g | %ld | %.3e | %.3e |\n",
                 "dop853_cpp", o.rtol, stats.steps, err, t);
   }
@@ -165,7 +151,7 @@ struct Drift {
 };
 
 Drift drift(const HeavyTopParameters& par, const std::vector<Vec6>& ys) {
-  const Vec6 a = y0();
+  const Vec6 a = kovalevskayaY0();
   const double q0[4] = {hamiltonian(par, a), kovalevskaya(par, a), casimirF1(a), casimirF2(a)};
   Drift d;
   const std::size_t n = ys.size();
@@ -208,12 +194,13 @@ void longRun(double minSeconds) {
   for (int k = 6; k <= 13; ++k) {
     kirchhoff::integrators::Dop853Options o;
     o.rtol = o.atol = std::pow(10.0, -k);
-    const double t = bestSeconds([&] { heavyTopReference(par, y0(), 0.0, times, o); }, minSeconds);
+    const double t =
+        bestSeconds([&] { heavyTopReference(par, kovalevskayaY0(), 0.0, times, o); }, minSeconds);
     if (std::abs(std::log(t / tc)) < bestGap) {
       bestGap = std::abs(std::log(t / tc));
       td = t;
       tol = o.rtol;
-      yd = heavyTopReference(par, y0(), 0.0, times, o);
+      yd = heavyTopReference(par, kovalevskayaY0(), 0.0, times, o);
     }
   }
   const Drift dd = drift(par, yd);

@@ -30,7 +30,8 @@ done
 expect_exit 0 "$BIN/$DRIVER" deck.yaml -o help -help
 [ ! -e help ] || fail "-help must not run the deck or write its output folder"
 for o in "${options[@]}"; do
-  grep -qE -- "^ *$o <now [^ ]+ : formerly [^ ]+>" last.out || { grep -- "$o" last.out >&2 || true; fail "-help does not list $o with its default"; }
+  # (PETSc prints a PetscOptionsBool as "-name: <now-value : default>", the others as "<now x : formerly y>")
+  grep -qE -- "^ *$o( <now [^ ]+ : formerly [^ ]+>|: <(TRUE|FALSE) : (TRUE|FALSE)>)" last.out || { grep -- "$o" last.out >&2 || true; fail "-help does not list $o with its default"; }
 done
 grep -qF -- "-del_jacobian <now lagged : formerly lagged>" last.out || fail "-del_jacobian default (lagged) not shown"
 grep -qF -- "-panel_direct_max <now 2048" last.out || fail "-panel_direct_max default (2048) not shown"
@@ -41,13 +42,18 @@ expect_exit 64 "$BIN/$DRIVER" -help
 expect_output "-help lists the PETSc and kirchhoff options of the solvers a deck builds: give a deck"
 # A bad value of each: exit 65, one line naming the option and the reason.
 declare -A bad=(
-  [-del_jacobian]="foo|Unknown option foo for -del_jacobian. Available options: fd approximate lagged"
+  [-del_jacobian]="foo|Unknown option foo for -del_jacobian. Available options: fd approximate lagged newton_krylov"
   [-del_jacobian_lag]="0|less than allowed bound 1"
   [-del_jacobian_fd_tail]="99|greater than allowed bound 5"
   [-panel_correction]="turn|Unknown option turn for -panel_correction. Available options: auto none turning flux"
   [-panel_solver]="lu|Unknown option lu for -panel_solver. Available options: auto direct ksp"
   [-panel_direct_max]="-1|less than allowed bound 0"
+  [-panel_direct_factorization]="elemental|Unknown option elemental for -panel_direct_factorization. Available options: redundant scalapack mumps"
   [-panel_cache_max]="1.5|Input string 1.5 has no integer value"
+  [-panel_operator]="tree|Unknown option tree for -panel_operator. Available options: dense fast auto"
+  [-panel_multipole_order]="-1|less than allowed bound 0"
+  [-panel_multipole_eta]="0.5|must be a number > 1"
+  [-panel_warm_start]="maybe|Unknown logical value: maybe"
 )
 for o in "${options[@]}"; do
   [ -n "${bad[$o]:-}" ] || fail "no bad-value case for $o in this test"

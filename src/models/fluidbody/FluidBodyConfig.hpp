@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fluid/BoundaryFluidFactory.hpp"
+#include "fluid/PiecewiseCurve.hpp"
 #include "fluid/Polygon.hpp"
 #include "fluid/SmoothCurve.hpp"
 #include "integrators/Composition.hpp"
@@ -20,6 +21,9 @@ struct BodyConfig {
   /// The analytic curve of a circle, ellipse or star (the Nystrom geometry; `shape` is then its
   /// outline through the nodes, with the curve's exact area and polar moment).
   std::optional<fluid::SmoothCurve> curve;
+  /// The piecewise-smooth curve of a plate or polygon (gauss_panels; `shape` then carries its exact
+  /// area and polar moment and serves the distance checks only).
+  std::optional<fluid::PiecewiseCurve> piecewise;
   double mass = 0.0;                ///< m_j
   double inertia = 0.0;             ///< i_j, polar moment about the centroid
   lie::Pose pose;                   ///< (theta_j, y_j) at t = 0
@@ -45,6 +49,8 @@ struct FluidBodyConfig {
   double fluidDensity = 1.0;
   /// fluid.discretization resolved: auto -> nystrom if every body is a smooth analytic shape.
   fluid::DiscretizationKind discretization = fluid::DiscretizationKind::Panel;
+  /// Order, longest panel and grading levels of gauss_panels (docs/fluidbody.md (FB-40)).
+  fluid::GaussPanelOptions gaussPanels;
   std::vector<BodyConfig> bodies;
   std::vector<VortexConfig> vortices;
   /// Stop when a vortex comes closer to a body than this many panel lengths (or bodies touch).

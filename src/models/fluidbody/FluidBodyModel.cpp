@@ -9,7 +9,9 @@
 #include <limits>
 
 #include "core/Error.hpp"
+#include "fluid/BoundaryFluid.hpp"
 #include "fluid/ConfigurationChecks.hpp"
+#include "fluid/IsolatedAddedMass.hpp"
 #include "models/fluidbody/Distances.hpp"
 
 namespace kirchhoff::fluidbody {
@@ -29,6 +31,14 @@ std::vector<double> circulations(const FluidBodyConfig& c) {
 }
 
 std::vector<double> toStd(const Eigen::VectorXd& v) { return {v.data(), v.data() + v.size()}; }
+
+/// The default DEL Newton matrix: lagged (fewest evaluations and seconds per step) below
+/// kNewtonKrylovBodies bodies, newton_krylov from there on (its evaluations per step do not grow with
+/// n; lagged's refresh costs 3n + 2m every jacobian_lag steps). Measured: docs/fluidbody.md (FB-29a).
+integrators::JacobianMode defaultJacobian(const FluidBodyConfig& c) {
+  return static_cast<int>(c.bodies.size()) >= kNewtonKrylovBodies ? integrators::JacobianMode::NewtonKrylov
+                                                                  : integrators::JacobianMode::Lagged;
+}
 
 }  // namespace
 
@@ -53,9 +63,12 @@ FluidBodyModel::FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid
                                MPI_Comm comm)
     : cfg_(std::move(cfg)), fluid_(std::move(fluid)),
       lagrangian_(*fluid_, masses(cfg_), circulations(cfg_), cfg_.fluidDensity, cfg_.dt),
-      solver_(comm, lagrangian_, "del_", integrators::JacobianMode::Lagged), n_(static_cast<int>(cfg_.bodies.size())),
+      solver_(comm, lagrangian_, "del_", defaultJacobian(cfg_)), n_(static_cast<int>(cfg_.bodies.size())),
       m_(static_cast<int>(cfg_.vortices.size())) {
   for (const auto& b : cfg_.bodies) shapes_.push_back(b.shape);
+  // The preconditioner blocks of newton_krylov (FB-29a): each body's added mass alone, once.
+  if (const auto* bf = dynamic_cast<const fluid::BoundaryFluid*>(fluid_.get()))
+    lagrangian_.setIsolatedAddedMass(fluid::isolatedAddedMass(bf->discretization(), bf->fluidDensity()));
 }
 
 Eigen::VectorXd FluidBodyModel::vec(const State& s, const char* name) const {
@@ -87,8 +100,12 @@ State FluidBodyModel::initialState() {
   s.add("q", toStd(q));
   s.add("p", toStd(p));
   s.add("q_previous", toStd(qprev));
-  // Lagged-Jacobian remainder E (see integrators/DelSolver.hpp); refreshed at step 0.
-  s.add("jacobian_correction", std::vector<double>(static_cast<std::size_t>(d * d), 0.0));
+  // Lagged-Jacobian remainder E (see integrators/DelSolver.hpp); refreshed at step 0. Only the
+  // lagged mode keeps it ((3n + 2m)^2 values): empty otherwise, and resizable so that a restart may
+  // change -del_jacobian.
+  const bool lagged = solver_.mode() == integrators::JacobianMode::Lagged;
+  s.add("jacobian_correction", std::vector<double>(static_cast<std::size_t>(lagged ? d * d : 0), 0.0))
+      .resizable = true;
   s.add("jacobian_correction_valid", {0.0});
   return s;
 }
@@ -97,10 +114,16 @@ void FluidBodyModel::restore(State& s) {
   const std::size_t d = static_cast<std::size_t>(3 * n_ + 2 * m_);
   for (const char* f : {"q", "p", "q_previous", "jacobian_correction"}) {
     const Field* fld = s.find(f);
-    if (!fld || fld->data.size() != (std::string(f) == "jacobian_correction" ? d * d : d))
+    const bool correction = std::string(f) == "jacobian_correction";
+    if (!fld || (fld->data.size() != (correction ? d * d : d) && !(correction && fld->data.empty())))
       throw CheckpointError(std::string("checkpoint field '") + f + "' does not match the deck (" +
                             std::to_string(n_) + " bodies, " + std::to_string(m_) + " vortices)");
   }
+  // A correction written by another -del_jacobian mode: the lagged mode refreshes it at the next step,
+  // the others do not keep it.
+  std::vector<double>& E = s["jacobian_correction"];
+  if (solver_.mode() != integrators::JacobianMode::Lagged) E.clear();
+  if (E.size() != d * d) s["jacobian_correction_valid"][0] = 0.0;
 }
 
 integrators::DelResult FluidBodyModel::delSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
@@ -141,7 +164,7 @@ StepReport FluidBodyModel::step(State& s) {
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p"), qprev = vec(s, "q_previous");
   const int d = 3 * n_ + 2 * m_;
   Eigen::MatrixXd E;
-  if (s["jacobian_correction_valid"][0] != 0.0)
+  if (s["jacobian_correction_valid"][0] != 0.0 && s["jacobian_correction"].size() == static_cast<std::size_t>(d) * d)
     E = Eigen::Map<const Eigen::MatrixXd>(s["jacobian_correction"].data(), d, d);
   const bool refresh = s.step % solver_.jacobianLag() == 0;
   Eigen::VectorXd q1, p1;

@@ -21,6 +21,9 @@ namespace kirchhoff::fluidbody {
 Eigen::Vector3d discreteMomentumMap(const Eigen::VectorXd& q, const Eigen::VectorXd& p, int n,
                                     const std::vector<double>& K, double rho);
 
+/// Bodies from which the DEL solve defaults to -del_jacobian newton_krylov (else lagged).
+constexpr int kNewtonKrylovBodies = 12;
+
 class FluidBodyModel : public Model {
  public:
   FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid> fluid, MPI_Comm comm);

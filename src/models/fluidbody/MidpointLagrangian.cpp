@@ -156,6 +156,24 @@ Eigen::MatrixXd MidpointLagrangian::approximateJacobian(const Eigen::VectorXd& q
   return Jac;
 }
 
+std::vector<Eigen::MatrixXd> MidpointLagrangian::jacobianDiagonalBlocks(const Eigen::VectorXd& q0,
+                                                                      const Eigen::VectorXd& q1) const {
+  // The diagonal blocks of (FB-29) with A(g) replaced by its isolated self-blocks A_j^iso (FB-29a):
+  // theta_k+1/2 from (FB-24) only, so a block costs O(1) and no fluid solve.
+  std::vector<Eigen::MatrixXd> blocks;
+  for (int j = 0; j < n_; ++j) {
+    const BodyMass& b = bodies_[static_cast<std::size_t>(j)];
+    Eigen::Matrix3d K = Eigen::Vector3d(b.inertia, b.mass, b.mass).asDiagonal();
+    if (isolated_.size() == static_cast<std::size_t>(n_)) K += isolated_[static_cast<std::size_t>(j)];
+    Eigen::Matrix3d T = Eigen::Matrix3d::Identity();
+    T.bottomRightCorner<2, 2>() = lie::rotation(q0[3 * j] + 0.5 * (q1[3 * j] - q0[3 * j]));
+    blocks.emplace_back(-T * K * T.transpose() / h_);
+  }
+  for (int i = 0; i < m_; ++i)
+    blocks.emplace_back(0.5 * rho_ * K_[static_cast<std::size_t>(i)] * lie::Jmat());
+  return blocks;
+}
+
 Eigen::VectorXd MidpointLagrangian::legendre(const Eigen::VectorXd& q, const Eigen::VectorXd& Xi) {
   const Configuration c = configuration(q);
   fluid_.setConfiguration(c.poses, c.vortices);

@@ -40,6 +40,12 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   void slotDerivatives(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, Eigen::VectorXd* d1,
                        Eigen::VectorXd* d2) override;
   Eigen::MatrixXd approximateJacobian(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) override;
+  /// (FB-29a): -T_j (M_j + A_j^iso) T_j^T / h per body, (rho / 2) K_i J per vortex (no fluid solve).
+  std::vector<Eigen::MatrixXd> jacobianDiagonalBlocks(const Eigen::VectorXd& q0,
+                                                      const Eigen::VectorXd& q1) const override;
+  /// The added mass of each body alone, body frame (fluid/IsolatedAddedMass.hpp); without it the
+  /// diagonal blocks hold the body mass only.
+  void setIsolatedAddedMass(std::vector<Eigen::Matrix3d> a) { isolated_ = std::move(a); }
 
   // Continuous-time pieces used for initial data, energy and diagnostics.
   Configuration configuration(const Eigen::VectorXd& q) const;
@@ -80,6 +86,7 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
 
   fluid::Fluid& fluid_;
   std::vector<BodyMass> bodies_;
+  std::vector<Eigen::Matrix3d> isolated_;
   std::vector<double> K_;
   double rho_, h_;
   int n_, m_;

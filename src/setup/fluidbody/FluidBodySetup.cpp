@@ -36,10 +36,18 @@ void addFluidBodyKeys(io::Schema& s) {
                  "gamma_i dt").def("none");
   io::Section& fl = r.map("fluid", "the ideal fluid");
   fl.real("density", "fluid density rho").def(1.0).positive();
-  fl.enumeration("discretization", {"auto", "panel", "nystrom"},
-                 "boundary integrals: constant-strength panels (second order), or Nystrom on the analytic "
-                 "curve (spectral; circle, ellipse, star only); auto = nystrom when every body is a circle, "
-                 "ellipse or star").def("auto");
+  fl.enumeration("discretization", {"auto", "panel", "nystrom", "gauss_panels"},
+                 "boundary integrals: constant-strength panels (second order), Nystrom on the analytic "
+                 "curve (spectral; circle, ellipse, star only), or graded Gauss-Legendre panels (high order; "
+                 "plate, polygon only); auto = nystrom when every body is a circle, ellipse or star, else "
+                 "panel").def("auto");
+  io::Section& gp = fl.variant("discretization", "gauss_panels");
+  gp.integer("panel_order", "Gauss-Legendre nodes per panel").def(16).min(4).max(32);
+  gp.real("max_panel", "longest panel before grading (body length units)").def(0.25).positive();
+  gp.integer("grading_levels", "dyadic halvings of the end panels toward every corner and curvature jump")
+      .def(12).min(0).max(40);
+  gp.real("grading_ratio", "the graded end panels shrink by this factor per level (a steep ratio, e.g. 10 "
+          "with 3 levels, suits the plate's curvature jumps)").def(2.0).min(1.5).max(16.0);
   fl.real("min_distance_panels",
           "stop (exit 1, with a checkpoint) when a vortex comes closer to a body than this many "
           "panel lengths, or two bodies closer than one").def(1.0).nonnegative();
@@ -58,7 +66,8 @@ void addFluidBodyKeys(io::Schema& s) {
   sh.variant("type", "plate").real("thickness", "thickness (a stadium: straight sides, round caps)")
       .required().positive();
   for (const char* kind : {"circle", "ellipse", "star", "plate"})
-    sh.variant("type", kind).integer("edges", "number of polygon edges (panels), or of Nystrom nodes (even)")
+    sh.variant("type", kind).integer("edges", "number of polygon edges (panels), or of Nystrom nodes (even); "
+                                     "with gauss_panels only the outline of the distance checks")
         .def(64).min(3).max(kMaxEdges);
   for (const char* kind : {"circle", "ellipse"})
     sh.variant("type", kind).enumeration("sampling", {"tangent", "inscribed"},
@@ -165,15 +174,28 @@ fluid::ShapeSpec readShapeSpec(const io::DeckNode& body, const std::string& deck
   return spec;
 }
 
+/// The piecewise-smooth curve of a plate or polygon (gauss_panels), with the exact area and polar
+/// moment moved onto the outline (the body's mass and inertia are the curve's).
+void readPiecewiseShape(const fluid::ShapeSpec& spec, BodyConfig& c) {
+  c.shape = fluid::makeShape(spec);
+  c.piecewise = spec.kind == "plate" ? fluid::stadiumCurve(spec.length, spec.thickness) : fluid::polygonCurve(c.shape);
+  c.shape.area = c.piecewise->area;
+  c.shape.polarMoment = c.piecewise->polarMoment;
+}
+
 /// The outline (panel polygon, or the curve's outline through the Nystrom nodes) and the curve.
-void readShape(const io::DeckNode& body, const fluid::ShapeSpec& spec, bool nystrom, BodyConfig& c) {
+void readShape(const io::DeckNode& body, const fluid::ShapeSpec& spec, fluid::DiscretizationKind kind,
+               BodyConfig& c) {
   const io::DeckNode sh = body.map("shape");
+  const bool nystrom = kind == fluid::DiscretizationKind::Nystrom;
   if (nystrom && (spec.edges % 2 != 0 || spec.edges < 8))
     sh.fail("edges", "the Nystrom node count must be even and at least 8, got " + std::to_string(spec.edges));
   try {
     if (fluid::isSmoothAnalytic(spec)) c.curve = fluid::makeCurve(spec);
     if (nystrom) {
       c.shape = fluid::curveOutline(*c.curve, spec.edges);
+    } else if (kind == fluid::DiscretizationKind::GaussPanels) {
+      readPiecewiseShape(spec, c);
     } else {
       c.shape = fluid::makeShape(spec);
     }
@@ -182,10 +204,11 @@ void readShape(const io::DeckNode& body, const fluid::ShapeSpec& spec, bool nyst
   }
 }
 
-BodyConfig readBody(const io::DeckNode& b, const fluid::ShapeSpec& spec, bool nystrom, int index) {
+BodyConfig readBody(const io::DeckNode& b, const fluid::ShapeSpec& spec, fluid::DiscretizationKind kind,
+                    int index) {
   BodyConfig c;
   c.name = b.string("name").empty() ? "body " + std::to_string(index) : b.string("name");
-  readShape(b, spec, nystrom, c);
+  readShape(b, spec, kind, c);
   const fluid::Polygon& shape = c.shape;
   const bool density = b.has("density"), mass = b.has("mass"), inertia = b.has("inertia");
   if (density == (mass || inertia) || mass != inertia)
@@ -203,6 +226,21 @@ BodyConfig readBody(const io::DeckNode& b, const fluid::ShapeSpec& spec, bool ny
   return c;
 }
 
+/// fluid.{panel_order, max_panel, grading_levels, grading_ratio}; every body must be a plate or a polygon.
+fluid::GaussPanelOptions readGaussPanelOptions(const io::DeckNode& fluidNode, const std::vector<io::DeckNode>& bodies,
+                                               const std::vector<fluid::ShapeSpec>& specs) {
+  for (std::size_t j = 0; j < bodies.size(); ++j)
+    if (specs[j].kind != "plate" && specs[j].kind != "polygon")
+      fluidNode.fail("discretization", "gauss_panels needs plates or polygons (use nystrom for circles, ellipses, "
+                     "stars); body " + std::to_string(j) + " is a " + specs[j].kind);
+  fluid::GaussPanelOptions o;
+  o.order = static_cast<int>(fluidNode.integer("panel_order"));
+  o.maxPanel = fluidNode.real("max_panel");
+  o.levels = static_cast<int>(fluidNode.integer("grading_levels"));
+  o.ratio = fluidNode.real("grading_ratio");
+  return o;
+}
+
 }  // namespace
 
 std::vector<fluid::Polygon> shapes(const FluidBodyConfig& c) {
@@ -212,6 +250,11 @@ std::vector<fluid::Polygon> shapes(const FluidBodyConfig& c) {
 }
 
 std::unique_ptr<fluid::BoundaryFluid> makeBoundaryFluid(const FluidBodyConfig& c, MPI_Comm comm) {
+  if (c.discretization == fluid::DiscretizationKind::GaussPanels) {
+    std::vector<fluid::PiecewiseCurve> pieces;
+    for (const auto& b : c.bodies) pieces.push_back(*b.piecewise);
+    return fluid::makeGaussPanelFluid(comm, shapes(c), pieces, c.gaussPanels, c.fluidDensity, "panel_");
+  }
   std::vector<fluid::SmoothCurve> curves;
   if (c.discretization == fluid::DiscretizationKind::Nystrom)
     for (const auto& b : c.bodies) curves.push_back(*b.curve);
@@ -242,9 +285,12 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
   c.discretization = (disc == "nystrom" || (disc == "auto" && smooth && !bodies.empty()))
                          ? fluid::DiscretizationKind::Nystrom
                          : fluid::DiscretizationKind::Panel;
-  const bool nystrom = c.discretization == fluid::DiscretizationKind::Nystrom;
+  if (disc == "gauss_panels") {
+    c.discretization = fluid::DiscretizationKind::GaussPanels;
+    c.gaussPanels = readGaussPanelOptions(root.map("fluid"), bodies, specs);
+  }
   for (std::size_t j = 0; j < bodies.size(); ++j)
-    c.bodies.push_back(readBody(bodies[j], specs[j], nystrom, static_cast<int>(j)));
+    c.bodies.push_back(readBody(bodies[j], specs[j], c.discretization, static_cast<int>(j)));
   if (!c.bodies.empty()) {
     std::vector<fluid::Polygon> shapes;
     std::vector<lie::Pose> poses;
