@@ -556,6 +556,15 @@ std::vector<lie::Vec2> BoundaryFluid::vortexVelocities(const Eigen::VectorXd& Xi
   return u;
 }
 
+void BoundaryFluid::forgetSolutions() {
+  // Guesses and everything solved with them: the next call solves again from zero (the assembled
+  // blocks and factorizations involve no guess and are kept).
+  if (!system_ || system_->direct()) return;
+  system_->forgetGuesses();
+  motion_.valid = false;
+  if (!rigidConstant_) rigidValid_ = false;
+}
+
 std::vector<double> BoundaryFluid::imageFluxDefect() const {
   return std::vector<double>(mu_.data(), mu_.data() + mu_.size());
 }

@@ -38,8 +38,9 @@ struct SolverOptions {
   PanelOperator op = PanelOperator::Auto;
   int multipoleOrder = 0;      ///< 0: from eta, relative truncation ~1e-13 (FB-44)
   double multipoleEta = 2.0;   ///< far pairs: |c_P - c_Q| > eta (r_P + r_Q)
-  /// KSP path: each solve starts from the last solution of the same right-hand sides (FB-47a).
-  bool warmStart = false;
+  /// KSP path: each solve starts from the last solution of the same right-hand sides within the time
+  /// step (FB-47a); the guesses are dropped at every step, so restarts stay bitwise.
+  bool warmStart = true;
 };
 
 class BoundaryFluid : public Fluid {
@@ -58,6 +59,7 @@ class BoundaryFluid : public Fluid {
   double kirchhoffRouth() const override { return routh_; }
   Eigen::VectorXd lagrangianGradient(const Eigen::VectorXd& Xi) override;
   std::vector<lie::Vec2> vortexVelocities(const Eigen::VectorXd& Xi) const override;
+  void forgetSolutions() override;
 
   /// F(q) = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> at the current configuration.
   double lagrangianValue(const Eigen::VectorXd& Xi) override;

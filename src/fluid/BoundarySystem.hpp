@@ -76,6 +76,8 @@ class BoundarySystem {
   Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs, bool transpose = false, int slot = -1) const;
   /// KSP path: initial guesses from the last solution of the same slot (off: zero guesses).
   void setWarmStart(bool on);
+  /// Drops the remembered solutions: the next solve of every slot starts from zero.
+  void forgetGuesses() { guesses_.clear(); }
   bool warmStart() const { return warmStart_; }
 
   bool direct() const { return direct_; }

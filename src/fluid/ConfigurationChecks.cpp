@@ -2,6 +2,7 @@
 // inside another), vortices in the fluid and at least one panel length from every boundary.
 #include "fluid/ConfigurationChecks.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/Error.hpp"
@@ -17,19 +18,35 @@ std::vector<Vec2> placed(const Polygon& p, const lie::Pose& g) {
   return v;
 }
 
+/// Axis-aligned bounding box of placed vertices.
+struct Box {
+  Eigen::Vector2d lo, hi;
+  explicit Box(const std::vector<Vec2>& v) : lo(v[0]), hi(v[0]) {
+    for (const Vec2& w : v) lo = lo.cwiseMin(w), hi = hi.cwiseMax(w);
+  }
+  bool meets(const Box& o) const { return !((lo.array() > o.hi.array()).any() || (o.lo.array() > hi.array()).any()); }
+};
+
 bool overlap(const Polygon& pa, const std::vector<Vec2>& a, const lie::Pose& ga, const Polygon& pb,
              const std::vector<Vec2>& b, const lie::Pose& gb) {
   const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
-  // Bounding boxes first.
-  Eigen::Vector2d la = a[0], ua = a[0], lb = b[0], ub = b[0];
-  for (const Vec2& v : a) la = la.cwiseMin(v), ua = ua.cwiseMax(v);
-  for (const Vec2& v : b) lb = lb.cwiseMin(v), ub = ub.cwiseMax(v);
-  if ((la.array() > ub.array()).any() || (lb.array() > ua.array()).any()) return false;
   for (int i = 0; i < na; ++i)
     for (int k = 0; k < nb; ++k)
       if (segmentsIntersect(a[i], a[(i + 1) % na], b[k], b[(k + 1) % nb])) return true;
   // No crossing: overlap only if one contains the other.
   return contains(pb, gb.applyInverse(a[0])) || contains(pa, ga.applyInverse(b[0]));
+}
+
+/// Radius of the disk about the body-frame origin holding the outline, and its longest edge.
+double outlineRadius(const Polygon& p) {
+  double r = 0.0;
+  for (const Vec2& Z : p.vertices) r = std::max(r, Z.norm());
+  return r;
+}
+double longestEdge(const Polygon& p) {
+  double h = 0.0;
+  for (int k = 0; k < p.size(); ++k) h = std::max(h, (p.vertices[(k + 1) % p.size()] - p.vertices[k]).norm());
+  return h;
 }
 
 }  // namespace
@@ -44,16 +61,23 @@ std::string configurationProblem(const std::vector<Polygon>& bodies,
     return os.str();
   }
   std::vector<std::vector<Vec2>> outline(n);
-  for (int j = 0; j < n; ++j) outline[j] = placed(bodies[j], poses[j]);
+  std::vector<Box> box;
+  std::vector<double> reach(n);  // a vortex farther than this from the centre passes every check
+  for (int j = 0; j < n; ++j) {
+    outline[j] = placed(bodies[j], poses[j]);
+    box.emplace_back(outline[j]);
+    reach[j] = outlineRadius(bodies[j]) + panelLengths * longestEdge(bodies[j]);
+  }
   for (int j = 0; j < n; ++j)
     for (int k = j + 1; k < n; ++k)
-      if (overlap(bodies[j], outline[j], poses[j], bodies[k], outline[k], poses[k])) {
+      if (box[j].meets(box[k]) && overlap(bodies[j], outline[j], poses[j], bodies[k], outline[k], poses[k])) {
         os << "bodies " << j << " (" << bodies[j].name << ") and " << k << " (" << bodies[k].name
            << ") overlap";
         return os.str();
       }
   for (int i = 0; i < vortices.size(); ++i)
     for (int j = 0; j < n; ++j) {
+      if ((vortices.gamma[i] - poses[j].y).norm() > reach[j]) continue;
       const Vec2 Z = poses[j].applyInverse(vortices.gamma[i]);
       if (contains(bodies[j], Z)) {
         os << "vortex " << i << " at (" << vortices.gamma[i].x() << ", " << vortices.gamma[i].y()

@@ -39,6 +39,9 @@ class Fluid {
   virtual Eigen::VectorXd lagrangianGradient(const Eigen::VectorXd& Xi) = 0;
   /// Vortex velocities u(gamma_i) = u_gamma (no self term) + u_I + <grad Phi_B, Xi>.
   virtual std::vector<lie::Vec2> vortexVelocities(const Eigen::VectorXd& Xi) const = 0;
+  /// Drops what iterative solves remember between calls (KSP initial guesses, (FB-47a)): called at the
+  /// start of every time step, so that a step depends on the state alone and restarts stay bitwise.
+  virtual void forgetSolutions() {}
 };
 
 }  // namespace kirchhoff::fluid

@@ -60,8 +60,8 @@ PetscErrorCode readPanelItems(PetscOptionItems* PetscOptionsObject, PanelOptions
   e.option = "warm_start";
   PetscBool warm = o.warmStart ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-warm_start", "KSP path: start each solve from the last solution of the same "
-                             "right-hand sides (fewer iterations; a restart then agrees to the KSP tolerance, "
-                             "not bitwise)", "PanelFluid", warm, &warm, nullptr));
+                             "right-hand sides within the time step (fewer iterations; restarts stay bitwise)",
+                             "PanelFluid", warm, &warm, nullptr));
   o.warmStart = warm == PETSC_TRUE;
   o.op = static_cast<PanelOperator>(op);
   o.multipoleOrder = static_cast<int>(order);

@@ -22,7 +22,7 @@ struct PanelOptions {
   PanelOperator op = PanelOperator::Auto;  ///< -<prefix>operator dense|fast|auto
   int multipoleOrder = 0;                   ///< -<prefix>multipole_order (0: from eta)
   double multipoleEta = 2.0;                ///< -<prefix>multipole_eta
-  bool warmStart = false;                   ///< -<prefix>warm_start (KSP path)
+  bool warmStart = true;                    ///< -<prefix>warm_start (KSP path, within a time step)
   SolverOptions solverOptions() const {
     return SolverOptions{solver, directMax, factorization, op, multipoleOrder, multipoleEta, warmStart};
   }

@@ -95,6 +95,7 @@ TEST(MotionSolves, WarmStartsAgreeWithColdStartsInFewerIterations) {
   const Scene s = grid(9);
   PanelOptions cold;
   cold.solver = PanelSolver::Ksp;
+  cold.warmStart = false;
   PanelOptions warm = cold;
   warm.warmStart = true;
   PanelFluid a(PETSC_COMM_SELF, s.bodies, 1.0, cold), b(PETSC_COMM_SELF, s.bodies, 1.0, warm);
@@ -122,6 +123,31 @@ TEST(MotionSolves, WarmStartsAgreeWithColdStartsInFewerIterations) {
   }
   std::printf("KSP iterations over 6 configurations: cold %ld, warm %ld\n", a.totalIterations(), b.totalIterations());
   EXPECT_LT(b.totalIterations(), a.totalIterations());
+}
+
+TEST(MotionSolves, ForgottenGuessesMakeAStepBitwiseAFreshStart) {
+  // What a time step sees does not depend on earlier steps: after forgetSolutions() (called at every
+  // step, (FB-47a)) a warm-started fluid gives bitwise the values and gradient of a fresh one, which is
+  // what keeps restarts on the KSP path bitwise. Without it, the remembered guesses change the bits.
+  const Scene s = grid(9);
+  PanelOptions o;
+  o.solver = PanelSolver::Ksp;
+  ASSERT_TRUE(o.warmStart) << "warm starts are the default";
+  PanelFluid used(PETSC_COMM_SELF, s.bodies, 1.0, o), fresh(PETSC_COMM_SELF, s.bodies, 1.0, o);
+  std::vector<lie::Pose> moved = s.poses;
+  for (auto& g : moved) g.y += Vec2(1e-3, -2e-3);
+  used.setConfiguration(s.poses, s.vortices);
+  used.lagrangianGradient(s.Xi);
+  used.setConfiguration(moved, s.vortices);
+  const Eigen::VectorXd remembered = used.lagrangianGradient(s.Xi);
+  used.forgetSolutions();
+  used.setConfiguration(moved, s.vortices);
+  const double F = used.lagrangianValue(s.Xi);
+  const Eigen::VectorXd g = used.lagrangianGradient(s.Xi);
+  fresh.setConfiguration(moved, s.vortices);
+  EXPECT_EQ(F, fresh.lagrangianValue(s.Xi));
+  EXPECT_EQ((g - fresh.lagrangianGradient(s.Xi)).cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_GT((remembered - g).cwiseAbs().maxCoeff(), 0.0) << "the guesses should have changed the bits";
 }
 
 }  // namespace

@@ -161,6 +161,7 @@ struct TimeStepGuard {
 }  // namespace
 
 StepReport FluidBodyModel::step(State& s) {
+  fluid_->forgetSolutions();  // a step depends on the state alone (restarts bitwise, (FB-47a))
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p"), qprev = vec(s, "q_previous");
   const int d = 3 * n_ + 2 * m_;
   Eigen::MatrixXd E;

@@ -40,6 +40,7 @@ class FluidBodyModel : public Model {
   std::string summary(const State& s) override;
 
   MidpointLagrangian& lagrangian() { return lagrangian_; }
+  fluid::Fluid& fluid() { return *fluid_; }
 
  private:
   Eigen::VectorXd vec(const State& s, const char* name) const;

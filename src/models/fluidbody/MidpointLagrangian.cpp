@@ -199,7 +199,46 @@ Eigen::VectorXd MidpointLagrangian::bodyVelocity(const Eigen::VectorXd& q, const
     P[3 * j] = p[3 * j];
     P.segment<2>(3 * j + 1) = lie::rotation(-q[3 * j]) * p.segment<2>(3 * j + 1);
   }
+  if (n_ >= kIterativeLegendreBodies && isolated_.size() == static_cast<std::size_t>(n_))
+    return kirchhoffSolve(P - fluid_.vortexMomentum());
   return kirchhoffTensor().llt().solve(P - fluid_.vortexMomentum());
+}
+
+Eigen::VectorXd MidpointLagrangian::kirchhoffSolve(const Eigen::VectorXd& P) {
+  // (FB-29b): CG on the SPD Kirchhoff tensor, applied as M Xi + A Xi (fluid/Fluid::addedMassAction),
+  // preconditioned by the inverses of the bodies' blocks M_j + A_j^iso; stops at |r| <= 1e-13 |P|.
+  constexpr double kRtol = 1e-13;
+  constexpr int kMaxIterations = 200;
+  std::vector<Eigen::LLT<Eigen::Matrix3d>> block;
+  for (int j = 0; j < n_; ++j) {
+    const BodyMass& b = bodies_[static_cast<std::size_t>(j)];
+    block.emplace_back(Eigen::Matrix3d(Eigen::Vector3d(b.inertia, b.mass, b.mass).asDiagonal()) +
+                       isolated_[static_cast<std::size_t>(j)]);
+  }
+  auto precondition = [&](const Eigen::VectorXd& r) {
+    Eigen::VectorXd z(r.size());
+    for (int j = 0; j < n_; ++j) z.segment<3>(3 * j) = block[static_cast<std::size_t>(j)].solve(r.segment<3>(3 * j));
+    return z;
+  };
+  auto apply = [&](const Eigen::VectorXd& x) { return Eigen::VectorXd(massMatrix() * x + fluid_.addedMassAction(x)); };
+  Eigen::VectorXd x = precondition(P), r = P - apply(x), z = precondition(r), d = z;
+  double rz = r.dot(z);
+  const double stop = kRtol * P.norm();
+  for (int it = 0; it < kMaxIterations; ++it) {
+    if (r.norm() <= stop) return x;
+    const Eigen::VectorXd Kd = apply(d);
+    const double alpha = rz / d.dot(Kd);
+    x += alpha * d;
+    r -= alpha * Kd;
+    z = precondition(r);
+    const double rzNext = r.dot(z);
+    d = z + (rzNext / rz) * d;
+    rz = rzNext;
+  }
+  if (r.norm() <= stop) return x;
+  throw NumericalError("inverse Legendre map: conjugate gradients on the Kirchhoff tensor stopped at |r| / |P| = " +
+                       std::to_string(r.norm() / std::max(P.norm(), 1e-300)) + " after " +
+                       std::to_string(kMaxIterations) + " iterations");
 }
 
 double MidpointLagrangian::energy(const Eigen::VectorXd& Xi) const {

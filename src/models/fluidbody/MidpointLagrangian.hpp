@@ -25,6 +25,10 @@ struct Configuration {
   fluid::Vortices vortices;
 };
 
+/// Fewest bodies whose inverse Legendre map runs by conjugate gradients (FB-29b) rather than on the full
+/// Kirchhoff tensor: the threshold of newton_krylov (FluidBodyModel.hpp), from which A(g) is never formed.
+constexpr int kIterativeLegendreBodies = 12;
+
 class MidpointLagrangian : public integrators::DiscreteLagrangian {
  public:
   /// `K` are the circulations, `rho` the fluid density (it multiplies beta_gamma and the fluid
@@ -52,7 +56,9 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   /// p = dL/dq_dot at (q, Xi): p_theta = P_Omega, p_y = R P_V, p_gamma = -rho K J gamma / 2,
   /// with P = (M + A) Xi + M_C (performs the fluid solve at q).
   Eigen::VectorXd legendre(const Eigen::VectorXd& q, const Eigen::VectorXd& Xi);
-  /// Xi = (M + A)^-1 (P - M_C) with P from p (the inverse Legendre map of the bodies).
+  /// Xi = (M + A)^-1 (P - M_C) with P from p (the inverse Legendre map of the bodies). Below
+  /// kIterativeLegendreBodies bodies by Cholesky of the full tensor (3n solves), from there by
+  /// conjugate gradients on A Xi (two solves per iteration, (FB-29b)).
   Eigen::VectorXd bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p);
   /// H = 1/2 <(M + A) Xi, Xi> - W_G at q (fluid solved at q by the last call).
   double energy(const Eigen::VectorXd& Xi) const;
@@ -75,6 +81,8 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   };
   Midpoint midpoint(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const;
   Eigen::MatrixXd massMatrix() const;
+  /// (M + A) Xi = P by conjugate gradients preconditioned by the blocks M_j + A_j^iso (FB-29b).
+  Eigen::VectorXd kirchhoffSolve(const Eigen::VectorXd& P);
 
   /// Kirchhoff tensor and midpoint angles of the last slotDerivatives call, so the
   /// approximate Jacobian at the same point costs no fluid solve.
