@@ -162,10 +162,18 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
   lastIterations_ = 0;
   const bool warm = warmStart_ && slot >= 0;
   if (warm && guesses_.size() <= static_cast<std::size_t>(slot)) guesses_.resize(static_cast<std::size_t>(slot) + 1);
-  const Eigen::MatrixXd* guess = warm ? &guesses_[static_cast<std::size_t>(slot)] : nullptr;
-  if (guess && (guess->rows() != size_ || guess->cols() != rhs.cols())) guess = nullptr;
-  if (warmStart_) KIRCHHOFF_PETSC_THROW(KSPSetInitialGuessNonzero(ksp_, guess ? PETSC_TRUE : PETSC_FALSE));
+  Slot* memory = warm ? &guesses_[static_cast<std::size_t>(slot)] : nullptr;
+  if (memory && (memory->x.rows() != size_ || memory->x.cols() != rhs.cols())) memory = nullptr;
   for (int k = 0; k < rhs.cols(); ++k) {
+    // A zero right-hand side has the zero solution (and would make any guess "diverge" against |b| = 0).
+    if (rhs.col(k).squaredNorm() == 0.0) {
+      out.col(k).setZero();
+      continue;
+    }
+    // The last solution of the slot is a good start only if the right-hand side moved by less than half
+    // of itself (FB-47a): else its initial residual exceeds |b| and a zero start converges sooner.
+    const bool guess = memory && (rhs.col(k) - memory->b.col(k)).norm() <= 0.5 * rhs.col(k).norm();
+    KIRCHHOFF_PETSC_THROW(KSPSetInitialGuessNonzero(ksp_, guess ? PETSC_TRUE : PETSC_FALSE));
     PetscScalar* bl = nullptr;
     KIRCHHOFF_PETSC_THROW(VecGetArray(b_, &bl));
     for (int i = 0; i < local; ++i) bl[i] = rhs(rowBegin_ + i, k);
@@ -173,7 +181,7 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
     if (guess) {
       PetscScalar* xl = nullptr;
       KIRCHHOFF_PETSC_THROW(VecGetArray(x_, &xl));
-      for (int i = 0; i < local; ++i) xl[i] = (*guess)(rowBegin_ + i, k);
+      for (int i = 0; i < local; ++i) xl[i] = memory->x(rowBegin_ + i, k);
       KIRCHHOFF_PETSC_THROW(VecRestoreArray(x_, &xl));
     }
     if (transpose)
@@ -199,7 +207,7 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
     for (int i = 0; i < size_; ++i) out(i, k) = xf[i];
     KIRCHHOFF_PETSC_THROW(VecRestoreArrayRead(full_, &xf));
   }
-  if (warm) guesses_[static_cast<std::size_t>(slot)] = out;
+  if (warm) guesses_[static_cast<std::size_t>(slot)] = Slot{rhs, out};
   return out;
 }
 

@@ -120,7 +120,10 @@ class BoundarySystem {
   mutable int lastIterations_ = 0;
   mutable long totalIterations_ = 0;
   bool warmStart_ = false;
-  mutable std::vector<Eigen::MatrixXd> guesses_;  ///< last solution of each slot (warm starts)
+  struct Slot {
+    Eigen::MatrixXd b, x;  ///< last right-hand sides of a slot and their solutions (warm starts)
+  };
+  mutable std::vector<Slot> guesses_;
   Mat A_ = nullptr;
   KSP ksp_ = nullptr;
   Vec x_ = nullptr, b_ = nullptr, full_ = nullptr;
