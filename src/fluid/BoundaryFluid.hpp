@@ -111,6 +111,9 @@ class BoundaryFluid : public Fluid {
   void assembleVortexTerms();
   void imageData();
   Eigen::MatrixXd rightHandSides(bool rigid, bool image) const;
+  /// beta = B Xi (N) and B^T t (3n) of the rigid data (FB-20).
+  Eigen::VectorXd rigidData(const Eigen::VectorXd& Xi) const;
+  Eigen::VectorXd rigidTranspose(const Eigen::VectorXd& t) const;
   void solveDensities(bool rigid, bool image) const;
   void assembleRigidPotential();
   /// Matrix-free path: B^T W S s over the owned rows (not summed over ranks), and S^T W beta (complete).
@@ -139,13 +142,17 @@ class BoundaryFluid : public Fluid {
   std::vector<lie::Pose> poses_;
   std::vector<Complex> m_, nu_, centre_;
   RowMatrix Srows_;                // owned node rows of S (self-blocks constant, rest per pose)
-  Eigen::MatrixXd B_;              // N x 3n rigid data
+  /// Rigid data B (FB-20): row p holds (x_p x n_p, n_p) of node p's body, in its body frame (constant);
+  /// B Xi and B^T t through rigidData / rigidTranspose (3 entries per row: O(N), never N x 3n).
+  Eigen::Matrix<double, Eigen::Dynamic, 3> rigid_;
   Eigen::VectorXd bI_;             // N: image data -<u_gamma, n> at the nodes
   Eigen::MatrixXd LBS_;            // 3n x N: B^T W S over the owned rows (with sigma_B, per pose)
   std::vector<lie::Pose> assembledPoses_;  // poses of the assembled inter-body blocks (n > 1; empty: none)
   Vortices vortices_;
   VortexPairSums pairs_;           // vortex-vortex W_vv and its gradient, this rank's share
-  mutable Eigen::MatrixXd sigma_;  // N x (3n + 1); rigid columns valid when rigidValid_
+  mutable Eigen::MatrixXd sigmaB_;     // N x 3n rigid densities, only when the full A(g) is asked for
+  mutable Eigen::VectorXd sigmaI_;     // N: the image density of the last configuration
+  mutable Eigen::MatrixXd densities_;  // densities(): [sigmaB_ sigmaI_] formed on request
   mutable bool rigidValid_ = false;
   bool rigidConstant_ = false;     // one body: sigma_B and A constant in its frame, solved once
   Eigen::VectorXd tK_;             // several bodies: M^-T G^T K (panel rows), gives M_C and lambda

@@ -80,7 +80,8 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
     std::vector<lie::Complex> dy;        // y_k+1 - y_k per body
   };
   Midpoint midpoint(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const;
-  Eigen::MatrixXd massMatrix() const;
+  /// M Xi, M = diag(i_j, m_j, m_j) per body.
+  Eigen::VectorXd massTimes(const Eigen::VectorXd& Xi) const;
   /// (M + A) Xi = P by conjugate gradients preconditioned by the blocks M_j + A_j^iso (FB-29b).
   Eigen::VectorXd kirchhoffSolve(const Eigen::VectorXd& P);
 
