@@ -33,6 +33,7 @@ TABLE = {
         "snes_iterations": ("1", "solver", "Newton (SNES) iterations of the DEL solve of the step"),
         "snes_function_evaluations": ("1", "solver", "residual evaluations of the step (each one fluid solve)"),
         "residual_norm": ("1", "solver", "final DEL residual norm |F| of the step"),
+        "panel_krylov_iterations": ("1", "solver", "KSP iterations of all panel solves of the step (0 on the direct path)"),
     },
     "top": {
         "energy": ("1", "conserved", "heavy-top Hamiltonian h = 1/2 Pi . I^-1 Pi + m g l Gamma . c"),

@@ -162,6 +162,9 @@ struct TimeStepGuard {
 
 StepReport FluidBodyModel::step(State& s) {
   fluid_->forgetSolutions();  // a step depends on the state alone (restarts bitwise, (FB-47a))
+  const auto* boundary = dynamic_cast<const fluid::BoundaryFluid*>(fluid_.get());
+  const long krylov0 = boundary ? boundary->totalIterations() : 0;
+  const KrylovCount count{krylov_, boundary, krylov0};
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p"), qprev = vec(s, "q_previous");
   const int d = 3 * n_ + 2 * m_;
   Eigen::MatrixXd E;
@@ -212,6 +215,7 @@ std::vector<std::string> FluidBodyModel::invariantNames() const {
   if (n_ > 0 && m_ > 0) n.push_back("min_body_vortex_distance");
   if (n_ > 1) n.push_back("min_body_body_distance");
   n.insert(n.end(), {"snes_iterations", "snes_function_evaluations", "residual_norm"});
+  if (n_ > 0) n.push_back("panel_krylov_iterations");
   return n;
 }
 
@@ -241,6 +245,7 @@ std::vector<double> FluidBodyModel::invariants(const State& s, const StepReport&
   if (n_ > 1) v.push_back(minBodyBodyDistance(shapes_, c));
   v.insert(v.end(), {static_cast<double>(last.iterations), static_cast<double>(last.evaluations),
                      last.residualNorm});
+  if (n_ > 0) v.push_back(static_cast<double>(krylov_));
   return v;
 }
 

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include "core/Model.hpp"
+#include "fluid/BoundaryFluid.hpp"
 #include "fluid/Fluid.hpp"
 #include "integrators/DelSolver.hpp"
 #include "models/fluidbody/FluidBodyConfig.hpp"
@@ -53,6 +54,14 @@ class FluidBodyModel : public Model {
   MidpointLagrangian lagrangian_;
   integrators::DelSolver solver_;
   int n_, m_;
+  long krylov_ = 0;  ///< panel KSP iterations of the last step (the log's panel_krylov_iterations)
+  /// Sets krylov_ when a step ends, also by an exception.
+  struct KrylovCount {
+    long& out;
+    const fluid::BoundaryFluid* fluid;
+    long start;
+    ~KrylovCount() { out = fluid ? fluid->totalIterations() - start : 0; }
+  };
   std::vector<fluid::Polygon> shapes_;
 };
 
