@@ -15,6 +15,7 @@
 #include "core/Version.hpp"
 #include "io/OutputFolder.hpp"
 #include "io/DeckOverrides.hpp"
+#include "io/MpiIo.hpp"
 #include "io/RunConfig.hpp"
 #include "io/TextFile.hpp"
 #include "run/Cli.hpp"
@@ -169,6 +170,7 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
 
 int main(int argc, char** argv, const Driver& driver) {
   installStopHandlers();  // a SIGUSR1 from the batch system during start-up must not kill us
+  io::chooseMpiIoComponent();
   MPI_Init(&argc, &argv);
   const double start = MPI_Wtime();
   std::vector<std::string> flags;

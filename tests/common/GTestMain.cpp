@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 #include <petscsys.h>
 
+#include "io/MpiIo.hpp"
+
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  kirchhoff::io::chooseMpiIoComponent();  // as the drivers do
   PetscCall(PetscInitialize(&argc, &argv, nullptr, nullptr));
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);

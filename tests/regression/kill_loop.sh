@@ -23,6 +23,17 @@ vortices:
     circulation: 6.283185307179586
 YAML
 }
+# A rank killed inside Open MPI OMPIO's MPI_File_open leaves the named semaphore
+# /dev/shm/sem.OMPIO_<file name> taken (a 32-byte glibc semaphore of value 0), and every later
+# OMPIO open of a file of that name on the node waited forever (the SLURM kill test hung the runs
+# that reached its step). Planted here for the checkpoint of step 7: the drivers choose ROMIO
+# (src/io/MpiIo.cpp), so every run below must pass step 7 (each is under `timeout`).
+SEM=/dev/shm/sem.OMPIO_.checkpoint_0000000007.h5.tmp
+planted=0
+if [ -d /dev/shm ] && [ -w /dev/shm ] && [ ! -e $SEM ]; then
+  head -c 32 /dev/zero > $SEM && planted=1
+  trap 'rm -f $SEM; rm -rf "$WORK"' EXIT
+fi
 RANDOM=2026  # reproducible kill times
 for np in 1 2; do
   n=$(( np == 1 ? 240 : 90 ))
@@ -64,4 +75,5 @@ for np in 1 2; do
   $CMP state straight$np/checkpoints loop$np/checkpoints
   [ -z "$(find loop$np -name '*.tmp')" ] || fail "temporary files left: $(find loop$np -name '*.tmp')"
 done
+[ $planted = 1 ] && echo "(with a taken OMPIO semaphore planted for step 7)"
 echo "kill loop OK"
