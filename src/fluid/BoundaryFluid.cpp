@@ -88,7 +88,8 @@ BoundaryFluid::BoundaryFluid(MPI_Comm comm, std::vector<Polygon> outlines, std::
   InterBodyApply apply;
   if (fast) {
     const auto [b0, b1] = balancedBodies(layout_, ranks_, rank_);
-    const int order = options.multipoleOrder > 0 ? options.multipoleOrder : multipoleOrder(options.multipoleEta);
+    const int order = options.multipoleOrder > 0 ? options.multipoleOrder
+                                                       : multipoleOrder(options.multipoleEta, options.multipoleTol);
     cluster_ = std::make_unique<BodyClusterOperator>(comm_, *disc_, layout_, b0, b1, order, options.multipoleEta);
     apply.bodyBegin = b0;
     apply.bodyEnd = b1;

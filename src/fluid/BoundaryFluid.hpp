@@ -28,18 +28,24 @@ enum class PanelOperator { Dense, Fast, Auto };
 /// --evaluations: see README, performance).
 constexpr int kFastOperatorMinBodies = 64;
 
+/// Default relative truncation target of the fast operator's expansions (-panel_multipole_tol, (FB-44)).
+constexpr double kMultipoleTol = 1e-13;
+
 /// How the boundary system is solved (options -<prefix>solver, -<prefix>direct_max,
-/// -<prefix>direct_factorization, -<prefix>operator, -<prefix>multipole_order, -<prefix>multipole_eta).
+/// -<prefix>direct_factorization, -<prefix>operator, -<prefix>multipole_order, -<prefix>multipole_eta,
+/// -<prefix>multipole_tol).
 struct SolverOptions {
   PanelSolver solver = PanelSolver::Auto;
   int directMax = 2048;  ///< largest N + n solved by dense LU (Auto)
   /// Direct path on several ranks (several bodies): redundant Eigen LU or distributed.
   DirectFactorization factorization = DirectFactorization::Redundant;
   PanelOperator op = PanelOperator::Auto;
-  int multipoleOrder = 0;      ///< 0: from eta, relative truncation ~1e-13 (FB-44)
+  int multipoleOrder = 0;      ///< 0: from eta and multipoleTol (FB-44)
   double multipoleEta = 2.0;   ///< far pairs: |c_P - c_Q| > eta (r_P + r_Q)
   /// KSP path: each solve starts from the last solution of the same right-hand sides (FB-47a).
   bool warmStart = false;
+  /// Relative truncation of the far field when multipoleOrder is 0: p = ceil(log tol / log(1/eta)) + 2 (FB-44).
+  double multipoleTol = kMultipoleTol;
 };
 
 class BoundaryFluid : public Fluid {

@@ -1,0 +1,97 @@
+// A tree fast multipole method over leaf clusters (docs/fluidbody.md (FB-57)-(FB-60)): quadtree-like cells over
+// the leaves' disks, dual-tree traversal into M2L pairs and near leaf pairs, the forward and transposed passes
+// on radius-scaled complex expansions, and the pose gradient of a far bilinear form; distributed by owned leaves.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <complex>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "fluid/ExpansionTranslation.hpp"
+
+namespace kirchhoff::fluid {
+
+/// A leaf cluster: a disk (centre, radius > 0) holding all of its sources and targets.
+struct Cluster {
+  std::complex<double> centre;
+  double radius = 0.0;
+};
+
+/// Expansion order of pairs separated by eta (r_A + r_B) with relative truncation error ~ tol ((FB-44)).
+int multipoleOrder(double eta, double tol = 1e-13);
+
+/// Multipole of a leaf (scaled by its radius r, about its centre c):
+///   Omega(Z) = a_0 log(Z - c) + sum_{k=1}^p a_k (r / (Z - c))^k;
+/// local expansion: Omega(c + z) = sum_{l=0}^p b_l (z / r)^l. Coefficient matrices hold one leaf per column.
+class ClusterTree {
+ public:
+  /// `order` p and separation `eta` > 1: cells A, B with |c_A - c_B| > eta (R_A + R_B) interact by M2L.
+  ClusterTree(MPI_Comm comm, int order, double eta);
+
+  /// The tree over `leaves` and its lists; `owned[i]`: leaf i's multipole is computed on this rank and its
+  /// local expansion is wanted here. Identical on every rank (same leaves, same tree). Not collective.
+  void build(const std::vector<Cluster>& leaves, const std::vector<char>& owned);
+
+  int order() const { return p_; }
+  double eta() const { return eta_; }
+  int leafCount() const { return static_cast<int>(leaves_.size()); }
+  int cellCount() const { return static_cast<int>(cells_.size()); }
+  /// Leaf pairs (i < j) that no M2L covers: the caller sums them exactly.
+  const std::vector<std::pair<int, int>>& nearPairs() const { return near_; }
+  /// Cell pairs joined by M2L (each once; both directions are applied), and the directed M2L this rank applies.
+  long m2lPairs() const { return static_cast<long>(pairs_.size()); }
+  long m2lApplied() const { return static_cast<long>(m2l_.size()); }
+  /// Doubles held by the tree and its lists (per rank).
+  long storedDoubles() const;
+
+  /// Local expansions of the owned leaves (columns of the other leaves zero) of the far field of all leaves,
+  /// from the owned leaves' multipoles (other columns ignored): (p+1) x leaves. Collective.
+  Eigen::MatrixXcd localExpansions(const Eigen::MatrixXcd& multipoles) const;
+  /// The exact transpose (not conjugate) of localExpansions: local adjoints of the owned leaves ->
+  /// multipole adjoints of the owned leaves (summed over the ranks). Collective.
+  Eigen::MatrixXcd multipoleAdjoints(const Eigen::MatrixXcd& localAdjoints) const;
+  /// F = Re sum_{owned P} c_P . L_P(a) with L = localExpansions(a), summed over the ranks: for every owned leaf
+  /// (dF/dtheta, dF/dx, dF/dy) for a rotation of its expansions about its centre (a_k, c_k ~ e^{i k theta}) and a
+  /// translation, target and source sides ((FB-59), (FB-60)); 3 x leaves, zero for the other leaves. Collective.
+  Eigen::Matrix3Xd farGradient(const Eigen::MatrixXcd& a, const Eigen::MatrixXcd& c) const;
+
+ private:
+  struct Cell {
+    std::complex<double> centre;
+    double radius = 0.0;
+    std::array<int, 4> child{{-1, -1, -1, -1}};
+    int children = 0, parent = -1, leaf = -1, depth = 0;
+  };
+  int buildCell(std::vector<int>& index, int begin, int end, int depth);
+  std::vector<std::pair<int, int>> quarter(std::vector<int>& index, int begin, int end) const;
+  int halve(std::vector<int>& index, int begin, int end) const;
+  void enclose(Cell& cell) const;
+  void interactSelf(int A);
+  void interact(int A, int B);
+  void markActive(const std::vector<char>& owned);
+  void makeLists();
+  Translation m2lTranslation(int from, int to, int order) const;
+  /// Sums a cell coefficient matrix over the ranks.
+  void sumOverRanks(Eigen::MatrixXcd& cells) const;
+
+  MPI_Comm comm_;
+  int p_ = 0, ranks_ = 1;
+  double eta_ = 2.0;
+  TranslationMatrices K_;
+  std::vector<Cluster> leaves_;
+  std::vector<char> owned_;
+  std::vector<Cell> cells_;
+  std::vector<int> leafCell_;
+  std::vector<char> active_;                          // cell is owned leaf or holds one
+  std::vector<std::pair<int, int>> near_;
+  std::vector<std::array<int, 3>> pairs_;             // (A, B, order) of the traversal
+  std::vector<Translation> m2l_, m2lT_;               // directed M2L into active targets, and transposed
+  std::vector<std::vector<Translation>> up_, down_;  // by depth of the child: child -> parent, and back
+};
+
+}  // namespace kirchhoff::fluid
