@@ -28,9 +28,6 @@ enum class PanelOperator { Dense, Fast, Auto };
 /// --evaluations: see README, performance).
 constexpr int kFastOperatorMinBodies = 64;
 
-/// Default relative truncation target of the fast operator's expansions (-panel_multipole_tol, (FB-44)).
-constexpr double kMultipoleTol = 1e-13;
-
 /// How the boundary system is solved (options -<prefix>solver, -<prefix>direct_max,
 /// -<prefix>direct_factorization, -<prefix>operator, -<prefix>multipole_order, -<prefix>multipole_eta,
 /// -<prefix>multipole_tol).

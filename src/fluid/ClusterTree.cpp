@@ -280,6 +280,12 @@ Eigen::Matrix3Xd ClusterTree::farGradient(const Eigen::MatrixXcd& a, const Eigen
   return g;
 }
 
+long ClusterTree::m2lWork() const {
+  long w = 0;
+  for (const Translation& t : m2l_) w += static_cast<long>(t.order + 1) * (t.order + 1);
+  return w;
+}
+
 long ClusterTree::storedDoubles() const {
   const long perTranslation = sizeof(Translation) / sizeof(double);
   long lists = static_cast<long>(m2l_.size() + m2lT_.size());

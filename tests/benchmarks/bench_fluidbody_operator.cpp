@@ -127,14 +127,15 @@ int main(int argc, char** argv) {
     std::vector<int> sample;
     for (int k = 0; k < samples && b1 > b0; ++k) sample.push_back(b0 + static_cast<int>((b1 - b0 - 1) * (k + 0.5) / samples));
     const double errM = rowError(disc, L, poses, sample, x, yM, true), errS = rowError(disc, L, poses, sample, x, yS, false);
-    long stored = op.storedDoubles(), near = op.nearPairs();
+    long stored = op.storedDoubles(), near = op.nearPairs(), m2l = op.tree().m2lPairs(), work = op.tree().m2lWork();
     MPI_Allreduce(MPI_IN_PLACE, &stored, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &near, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &work, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0)
       std::printf("{\"bodies\": %d, \"panels\": %d, \"ranks\": %d, \"eta\": %g, \"order\": %d, \"set_poses_ms\": %.3g, "
                   "\"M_ms\": %.4g, \"M_cpu_ms\": %.4g, \"MT_ms\": %.4g, \"S_ms\": %.4g, \"far_gradient_ms\": %.4g, \"near_pairs\": %ld, "
-                  "\"stored_doubles_per_rank\": %ld, \"rel_error_M\": %.2e, \"rel_error_S\": %.2e}\n",
-                  n, L.nodes, ranks, eta, p, setPoses, msM, cpuM, msMT, msS, msG, near, stored, errM, errS);
+                  "\"m2l_pairs\": %ld, \"m2l_work_per_rank\": %ld, \"stored_doubles_per_rank\": %ld, \"rel_error_M\": %.2e, \"rel_error_S\": %.2e}\n",
+                  n, L.nodes, ranks, eta, p, setPoses, msM, cpuM, msMT, msS, msG, near, m2l, work, stored, errM, errS);
     std::fflush(stdout);
   }
   PetscFinalize();
