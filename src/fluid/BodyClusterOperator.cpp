@@ -72,26 +72,18 @@ void BodyClusterOperator::setNearBlocks() {
   }
 }
 
-void BodyClusterOperator::rotateOwned(Eigen::MatrixXcd& z) const {
-  for (int j = b0_; j < b1_; ++j) {
-    const Complex e = std::polar(1.0, poses_[static_cast<std::size_t>(j)].theta);
-    Complex r(1.0, 0.0);
-    for (int l = 1; l <= p_; ++l) z(l, j) *= (r *= e);
-  }
-}
-
 Eigen::MatrixXcd BodyClusterOperator::sourceCoefficients(const Eigen::VectorXd& x) const {
   // (FB-41): a_k = e^{i k th_Q} (A_Q x_Q)_k / r_Q^k for the owned bodies (the tree gathers the rest).
   Eigen::MatrixXcd a = Eigen::MatrixXcd::Zero(p_ + 1, layout_.bodies);
   moments_.multipoles(x, a);
-  rotateOwned(a);
+  applyRotations(a, poses_, b0_, b1_);
   return a;
 }
 
 Eigen::MatrixXcd BodyClusterOperator::targetContractions(Kind k, const Eigen::VectorXd& u) const {
   Eigen::MatrixXcd c = Eigen::MatrixXcd::Zero(p_ + 1, layout_.bodies);
   moments_.contract(k == Kind::Normal, u, c);
-  rotateOwned(c);
+  applyRotations(c, poses_, b0_, b1_);
   return c;
 }
 
@@ -99,7 +91,7 @@ void BodyClusterOperator::apply(Kind k, const Eigen::VectorXd& x, Eigen::VectorX
   {
     ScopedEvent ev(Phase::PanelMultipole);
     Eigen::MatrixXcd L = tree_.localExpansions(sourceCoefficients(x));
-    rotateOwned(L);  // (FB-43): y_p = Re sum_l T_pl e^{i l th_P} b_l
+    applyRotations(L, poses_, b0_, b1_);  // (FB-43): y_p = Re sum_l T_pl e^{i l th_P} b_l
     moments_.evaluate(k == Kind::Normal, L, y);
   }
   ScopedEvent ev(Phase::PanelNearField);
@@ -114,7 +106,7 @@ void BodyClusterOperator::applyTranspose(Kind k, const Eigen::VectorXd& u, Eigen
   {
     ScopedEvent ev(Phase::PanelMultipole);
     Eigen::MatrixXcd e = tree_.multipoleAdjoints(targetContractions(k, u));
-    rotateOwned(e);
+    applyRotations(e, poses_, b0_, b1_);
     moments_.multipolesTranspose(e, y);
   }
   ScopedEvent ev(Phase::PanelNearField);

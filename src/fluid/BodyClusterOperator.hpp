@@ -56,6 +56,8 @@ class BodyClusterOperator {
   int bodyBegin() const { return b0_; }
   int bodyEnd() const { return b1_; }
   const ClusterTree& tree() const { return tree_; }
+  /// The constant moments of the owned bodies.
+  const BodyMoments& moments() const { return moments_; }
   /// Near pairs (P owned, Q != P) at the current poses.
   long nearPairs() const;
   /// Doubles this rank stores: near blocks, moments of the owned bodies (one copy per group of identical
@@ -71,8 +73,6 @@ class BodyClusterOperator {
   Eigen::MatrixXcd sourceCoefficients(const Eigen::VectorXd& x) const;
   /// Rotated target contractions of the owned bodies: c_l(P) = e^{i l th_P} sum_p T_pl u_p, (p+1) x n.
   Eigen::MatrixXcd targetContractions(Kind k, const Eigen::VectorXd& u) const;
-  /// Column j of z (j owned) times e^{i l theta_j} (rows l = 0 .. p): body frame of body j -> world frame.
-  void rotateOwned(Eigen::MatrixXcd& z) const;
   void setNearBlocks();
 
   MPI_Comm comm_;

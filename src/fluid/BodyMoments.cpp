@@ -30,6 +30,14 @@ bool same(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
 
 }  // namespace
 
+void applyRotations(Eigen::MatrixXcd& z, const std::vector<lie::Pose>& poses, int first, int last) {
+  for (int j = first; j < last; ++j) {
+    const std::complex<double> e = std::polar(1.0, poses[static_cast<std::size_t>(j)].theta);
+    std::complex<double> r(1.0, 0.0);
+    for (Eigen::Index l = 1; l < z.rows(); ++l) z(l, j) *= (r *= e);
+  }
+}
+
 bool BodyMoments::Moments::operator==(const Moments& o) const {
   return same(Ar, o.Ar) && same(Ai, o.Ai) && same(Sr, o.Sr) && same(Si, o.Si) && same(Nr, o.Nr) && same(Ni, o.Ni);
 }

@@ -8,6 +8,7 @@
 
 #include "fluid/Discretization.hpp"
 #include "fluid/NodeLayout.hpp"
+#include "lie/SE2.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -15,6 +16,11 @@ namespace kirchhoff::fluid {
 /// A_kq r^-k ((FB-41)) and target moments (X_q / r)^l, l X_q^(l-1) N_q r^-l ((FB-43)). Bodies whose moments are
 /// bitwise equal (the same shape and discretization) form one group: one real matrix product per group.
 /// Coefficient matrices are (p+1) x n, one body per column (the columns of other bodies untouched).
+/// Row l of column j of z times e^{i l theta_j} for the bodies j in [first, last): body-frame multipole moments and
+/// target contractions to the world frame, and the factor between a world-frame local expansion and the
+/// body-frame target moments ((FB-41), (FB-43)).
+void applyRotations(Eigen::MatrixXcd& z, const std::vector<lie::Pose>& poses, int first, int last);
+
 class BodyMoments {
  public:
   BodyMoments(const Discretization& disc, const NodeLayout& layout, int bodyBegin, int bodyEnd, int order);

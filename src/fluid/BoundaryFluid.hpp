@@ -17,6 +17,7 @@
 #include "fluid/Fluid.hpp"
 #include "fluid/Polygon.hpp"
 #include "fluid/VortexPairSums.hpp"
+#include "fluid/VortexTerms.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -24,13 +25,15 @@ namespace kirchhoff::fluid {
 /// operator of docs/fluidbody.md (FB-41)-(FB-46), or fast from kFastOperatorMinBodies bodies on (auto).
 enum class PanelOperator { Dense, Fast, Auto };
 
-/// Smallest body count for which -panel_operator auto picks the body-cluster operator (bench_fluidbody
-/// --evaluations: see README, performance).
-constexpr int kFastOperatorMinBodies = 64;
+/// Smallest body count for which -panel_operator auto picks the body-cluster operator with its cluster trees
+/// (bench_fluidbody_many, disks of 32 edges, 4 vortices, 1 rank: dense / fast 0.153 / 0.160 s/step at 16 bodies,
+/// 0.75 / 0.47 at 32, 3.5 / 0.90 at 64; with 256 / 1024 / 4096 vortices at 16 bodies 0.48 / 2.2 / 5.1 against
+/// 0.18 / 0.31 / 1.07).
+constexpr int kFastOperatorMinBodies = 16;
 
 /// How the boundary system is solved (options -<prefix>solver, -<prefix>direct_max,
 /// -<prefix>direct_factorization, -<prefix>operator, -<prefix>multipole_order, -<prefix>multipole_eta,
-/// -<prefix>multipole_tol).
+/// -<prefix>multipole_tol, -<prefix>vortex_leaf_size).
 struct SolverOptions {
   PanelSolver solver = PanelSolver::Auto;
   int directMax = 2048;  ///< largest N + n solved by dense LU (Auto)
@@ -43,6 +46,8 @@ struct SolverOptions {
   bool warmStart = false;
   /// Relative truncation of the far field when multipoleOrder is 0: p = ceil(log tol / log(1/eta)) + 2 (FB-44).
   double multipoleTol = kMultipoleTol;
+  /// Most vortices per leaf group of the matrix-free path's vortex tree (FB-61).
+  int vortexLeafSize = kVortexLeafSize;
 };
 
 class BoundaryFluid : public Fluid {
@@ -97,8 +102,9 @@ class BoundaryFluid : public Fluid {
   bool directSolver() const { return system_ ? system_->direct() : true; }
   /// The direct path factors one distributed LU (ScaLAPACK / MUMPS) rather than one per rank.
   bool distributedFactor() const { return system_ && system_->distributedFactor(); }
-  /// The body-cluster operator of the matrix-free path (null on the dense path).
+  /// The body-cluster operator of the matrix-free path and its vortex terms (null on the dense path).
   const BodyClusterOperator* clusterOperator() const { return cluster_.get(); }
+  const VortexTerms* vortexTerms() const { return vortexTerms_.get(); }
   int lastIterations() const { return system_ ? system_->lastIterations() : 0; }
   /// KSP iterations of all panel solves so far (0 on the direct path).
   long totalIterations() const { return system_ ? system_->totalIterations() : 0; }
@@ -124,6 +130,10 @@ class BoundaryFluid : public Fluid {
   bool samePoses(const std::vector<lie::Pose>& poses) const;
   /// Owned rows of body j: [first, first + count) of its nodes (count 0 if none).
   void ownedRows(int j, int& first, int& count) const;
+  /// G^T K at every node (zero without vortices).
+  Eigen::VectorXd vortexAdjointData() const;
+  /// Dense path: d/dq of K^T G sbar + lamI^T b_I over the owned rows.
+  void addVortexGradient(const Eigen::VectorXd& sbar, const Eigen::VectorXd& lamI, Eigen::VectorXd& grad) const;
   void addPairGradient(const Eigen::VectorXd& lamX, const Eigen::VectorXd& lamI,
                        const Eigen::VectorXd& sigX, const Eigen::VectorXd& sigI,
                        const Eigen::VectorXd& beta, Eigen::VectorXd& grad) const;
@@ -134,6 +144,7 @@ class BoundaryFluid : public Fluid {
   double rho_;
   NodeLayout layout_;
   std::unique_ptr<BodyClusterOperator> cluster_;  // matrix-free path (several bodies, -panel_operator fast)
+  std::unique_ptr<VortexTerms> vortexTerms_;      // its vortex terms (no G, dG)
   std::unique_ptr<BoundarySystem> system_;
   // Nodes: body-frame weights and rigid data (constant), spatial positions and normals (per pose).
   std::vector<double> weight_;

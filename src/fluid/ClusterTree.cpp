@@ -43,6 +43,8 @@ void ClusterTree::build(const std::vector<Cluster>& leaves, const std::vector<ch
       throw ConfigurationError("cluster tree: a leaf needs a finite centre and radius > 0");
   leaves_ = leaves;
   owned_ = owned;
+  centres_.clear();
+  for (const Cluster& c : leaves) centres_.push_back(c.centre);
   cells_.clear();
   near_.clear();
   pairs_.clear();
@@ -55,21 +57,22 @@ void ClusterTree::build(const std::vector<Cluster>& leaves, const std::vector<ch
     buildCell(index, 0, n, 0);
     interactSelf(0);
   }
-  markActive(owned);
-  makeLists();
+  depth_ = 0;
+  for (const Cell& c : cells_) depth_ = std::max(depth_, c.depth);
+  const std::vector<char> every(leaves.size(), 1);
+  all_ = plan(every, every);
 }
 
-int ClusterTree::halve(std::vector<int>& index, int begin, int end) const {
-  // Median of the leaf centres along the longer side of their box (ties: the other coordinate, the index).
+int halveAtMedian(const std::vector<Complex>& z, std::vector<int>& index, int begin, int end) {
   double x0 = std::numeric_limits<double>::max(), x1 = -x0, y0 = x0, y1 = -x0;
   for (int i = begin; i < end; ++i) {
-    const Complex c = leaves_[static_cast<std::size_t>(index[i])].centre;
+    const Complex c = z[static_cast<std::size_t>(index[i])];
     x0 = std::min(x0, c.real()), x1 = std::max(x1, c.real());
     y0 = std::min(y0, c.imag()), y1 = std::max(y1, c.imag());
   }
   const bool alongX = x1 - x0 >= y1 - y0;
   auto key = [&](int i) {
-    const Complex c = leaves_[static_cast<std::size_t>(i)].centre;
+    const Complex c = z[static_cast<std::size_t>(i)];
     return alongX ? std::make_tuple(c.real(), c.imag(), i) : std::make_tuple(c.imag(), c.real(), i);
   };
   const int mid = begin + (end - begin) / 2;
@@ -80,14 +83,14 @@ int ClusterTree::halve(std::vector<int>& index, int begin, int end) const {
 
 std::vector<std::pair<int, int>> ClusterTree::quarter(std::vector<int>& index, int begin, int end) const {
   // Halve, then halve each half of two or more leaves: up to four children (quadrants on a grid).
-  const int mid = halve(index, begin, end);
+  const int mid = halveAtMedian(centres_, index, begin, end);
   std::vector<std::pair<int, int>> parts;
   for (const auto& [b, e] : {std::make_pair(begin, mid), std::make_pair(mid, end)}) {
     if (e - b < 2) {
       parts.emplace_back(b, e);
       continue;
     }
-    const int m = halve(index, b, e);
+    const int m = halveAtMedian(centres_, index, b, e);
     parts.emplace_back(b, m);
     parts.emplace_back(m, e);
   }
@@ -179,13 +182,14 @@ void ClusterTree::interact(int A, int B) {
   }
 }
 
-void ClusterTree::markActive(const std::vector<char>& owned) {
-  // Cells are numbered parents first, so one backward sweep marks every ancestor of an owned leaf.
-  active_.assign(cells_.size(), 0);
-  for (std::size_t i = 0; i < owned.size(); ++i)
-    if (owned[i]) active_[static_cast<std::size_t>(leafCell_[i])] = 1;
+std::vector<char> ClusterTree::holding(const std::vector<char>& flags) const {
+  // Cells are numbered parents first, so one backward sweep marks every ancestor of a flagged leaf.
+  std::vector<char> h(cells_.size(), 0);
+  for (std::size_t i = 0; i < flags.size(); ++i)
+    if (flags[i]) h[static_cast<std::size_t>(leafCell_[i])] = 1;
   for (std::size_t c = cells_.size(); c-- > 1;)
-    if (active_[c]) active_[static_cast<std::size_t>(cells_[c].parent)] = 1;
+    if (h[c]) h[static_cast<std::size_t>(cells_[c].parent)] = 1;
+  return h;
 }
 
 Translation ClusterTree::m2lTranslation(int from, int to, int order) const {
@@ -196,30 +200,35 @@ Translation ClusterTree::m2lTranslation(int from, int to, int order) const {
   return Translation{from, to, order, s.radius / d, t.radius / d, std::log(d)};
 }
 
-void ClusterTree::makeLists() {
-  // Directed M2L into the active cells (both directions of a pair), and the up / down edges of active cells.
-  m2l_.clear();
-  m2lT_.clear();
-  for (const auto& [A, B, q] : pairs_) {
-    if (active_[static_cast<std::size_t>(A)]) m2l_.push_back(m2lTranslation(B, A, q));
-    if (active_[static_cast<std::size_t>(B)]) m2l_.push_back(m2lTranslation(A, B, q));
+ClusterTree::Plan ClusterTree::plan(const std::vector<char>& sources, const std::vector<char>& targets) const {
+  // (FB-58): M2M up from the owned sources, M2L from any source into the owned targets (both directions of a
+  // traversal pair), L2L down to the owned targets.
+  std::vector<char> ownedSources(sources.size()), ownedTargets(targets.size());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    ownedSources[i] = sources[i] && owned_[i];
+    ownedTargets[i] = targets[i] && owned_[i];
   }
-  sortByOrder(m2l_);
-  for (const Translation& t : m2l_) m2lT_.push_back(transposed(t));
-  int depth = 0;
-  for (const Cell& c : cells_) depth = std::max(depth, c.depth);
-  up_.assign(static_cast<std::size_t>(depth) + 1, {});
-  down_.assign(up_.size(), {});
+  const std::vector<char> up = holding(ownedSources), any = holding(sources), down = holding(ownedTargets);
+  Plan plan;
+  for (const auto& [A, B, q] : pairs_) {
+    if (down[static_cast<std::size_t>(A)] && any[static_cast<std::size_t>(B)]) plan.m2l.push_back(m2lTranslation(B, A, q));
+    if (down[static_cast<std::size_t>(B)] && any[static_cast<std::size_t>(A)]) plan.m2l.push_back(m2lTranslation(A, B, q));
+  }
+  sortByOrder(plan.m2l);
+  for (const Translation& t : plan.m2l) plan.work += static_cast<long>(t.order + 1) * (t.order + 1);
+  plan.m2m.assign(static_cast<std::size_t>(depth_) + 1, {});
+  plan.l2l.assign(plan.m2m.size(), {});
   for (std::size_t X = 1; X < cells_.size(); ++X) {
-    if (!active_[X]) continue;
+    if (!up[X] && !down[X]) continue;
     const Cell& c = cells_[X];
     const Cell& parent = cells_[static_cast<std::size_t>(c.parent)];
-    // (FB-57) M2M child -> parent: u = (c_child - c_parent) / R_parent, w_in = rho / u, w_out = u.
+    // (FB-57) M2M child -> parent: u = (c_child - c_parent) / R_parent, w_in = rho / u, w_out = u; L2L the reverse.
     const Complex u = (c.centre - parent.centre) / parent.radius;
     const Translation t{static_cast<int>(X), c.parent, p_, (c.radius / parent.radius) / u, u, Complex(0.0, 0.0)};
-    up_[static_cast<std::size_t>(c.depth)].push_back(t);
-    down_[static_cast<std::size_t>(c.depth)].push_back(transposed(t));
+    if (up[X]) plan.m2m[static_cast<std::size_t>(c.depth)].push_back(t);
+    if (down[X]) plan.l2l[static_cast<std::size_t>(c.depth)].push_back(transposed(t));
   }
+  return plan;
 }
 
 void ClusterTree::sumOverRanks(Eigen::MatrixXcd& cells) const {
@@ -228,68 +237,75 @@ void ClusterTree::sumOverRanks(Eigen::MatrixXcd& cells) const {
                   MPI_DOUBLE, MPI_SUM, comm_);
 }
 
-Eigen::MatrixXcd ClusterTree::localExpansions(const Eigen::MatrixXcd& a) const {
-  // (FB-58): owned leaves -> M2M up -> sum over ranks -> M2L into active cells -> L2L down -> owned leaves.
+Eigen::MatrixXcd ClusterTree::localExpansions(const Plan& plan, const Eigen::MatrixXcd& a) const {
+  // (FB-58): owned sources -> M2M up -> sum over ranks -> M2L into the targets' cells -> L2L down -> owned targets.
   const Eigen::Index m = p_ + 1, nc = cellCount();
   Eigen::MatrixXcd M = Eigen::MatrixXcd::Zero(m, nc), L = Eigen::MatrixXcd::Zero(m, nc);
   Eigen::MatrixXcd out = Eigen::MatrixXcd::Zero(m, leafCount());
   for (int i = 0; i < leafCount(); ++i)
     if (owned_[static_cast<std::size_t>(i)]) M.col(leafCell_[static_cast<std::size_t>(i)]) = a.col(i);
-  for (std::size_t d = up_.size(); d-- > 1;) translate(K_.m2m, false, up_[d], M, M);
+  for (std::size_t d = plan.m2m.size(); d-- > 1;) translate(K_.m2m, false, plan.m2m[d], M, M);
   sumOverRanks(M);
-  translate(K_.m2l, false, m2l_, M, L);
-  for (std::size_t d = 1; d < down_.size(); ++d) translate(K_.l2l, false, down_[d], L, L);
+  translate(K_.m2l, false, plan.m2l, M, L);
+  for (std::size_t d = 1; d < plan.l2l.size(); ++d) translate(K_.l2l, false, plan.l2l[d], L, L);
   for (int i = 0; i < leafCount(); ++i)
     if (owned_[static_cast<std::size_t>(i)]) out.col(i) = L.col(leafCell_[static_cast<std::size_t>(i)]);
   return out;
 }
 
-Eigen::MatrixXcd ClusterTree::multipoleAdjoints(const Eigen::MatrixXcd& c) const {
+Eigen::MatrixXcd ClusterTree::multipoleAdjoints(const Plan& plan, const Eigen::MatrixXcd& c) const {
   // The passes of localExpansions transposed, in reverse order: L2L^T up, M2L^T, sum over ranks, M2M^T down.
   const Eigen::Index m = p_ + 1, nc = cellCount();
   Eigen::MatrixXcd L = Eigen::MatrixXcd::Zero(m, nc), E = Eigen::MatrixXcd::Zero(m, nc);
   Eigen::MatrixXcd out = Eigen::MatrixXcd::Zero(m, leafCount());
   for (int i = 0; i < leafCount(); ++i)
     if (owned_[static_cast<std::size_t>(i)]) L.col(leafCell_[static_cast<std::size_t>(i)]) = c.col(i);
-  for (std::size_t d = up_.size(); d-- > 1;) translate(K_.l2l, true, up_[d], L, L);
-  translate(K_.m2l, true, m2lT_, L, E);
+  for (std::size_t d = plan.l2l.size(); d-- > 1;) translate(K_.l2l, true, plan.l2l[d], L, L);
+  translate(K_.m2l, true, plan.m2l, L, E);
   sumOverRanks(E);
-  for (std::size_t d = 1; d < down_.size(); ++d) translate(K_.m2m, true, down_[d], E, E);
+  for (std::size_t d = 1; d < plan.m2m.size(); ++d) translate(K_.m2m, true, plan.m2m[d], E, E);
   for (int i = 0; i < leafCount(); ++i)
     if (owned_[static_cast<std::size_t>(i)]) out.col(i) = E.col(leafCell_[static_cast<std::size_t>(i)]);
   return out;
 }
 
-Eigen::Matrix3Xd ClusterTree::farGradient(const Eigen::MatrixXcd& a, const Eigen::MatrixXcd& c) const {
-  // (FB-59) target side: rotation Re sum i l c_l L_l, translation D = sum c_l (l+1) L_{l+1} / r;
-  // (FB-60) source side: rotation Re sum i k a_k e_k, translation D = (-e_1 a_0 + sum_k e_{k+1} k a_k) / r;
-  // dF/dy = (Re D, -Im D) (F is the real part of a function holomorphic in the complex centre).
-  const Eigen::MatrixXcd L = localExpansions(a), e = multipoleAdjoints(c);
-  Eigen::Matrix3Xd g = Eigen::Matrix3Xd::Zero(3, leafCount());
-  for (int i = 0; i < leafCount(); ++i) {
-    if (!owned_[static_cast<std::size_t>(i)]) continue;
-    Complex rot(0.0, 0.0), D = -e(1, i) * a(0, i);
-    for (int l = 1; l <= p_; ++l) rot += static_cast<double>(l) * (c(l, i) * L(l, i) + a(l, i) * e(l, i));
-    for (int l = 0; l < p_; ++l) D += static_cast<double>(l + 1) * c(l, i) * L(l + 1, i);
-    for (int k = 1; k < p_; ++k) D += static_cast<double>(k) * e(k + 1, i) * a(k, i);
-    D /= leaves_[static_cast<std::size_t>(i)].radius;
-    g(0, i) = (kI * rot).real();
-    g(1, i) = D.real();
-    g(2, i) = -D.imag();
-  }
-  return g;
+Eigen::Vector3d ClusterTree::targetGradient(const Eigen::VectorXcd& c, const Eigen::VectorXcd& L, double r) {
+  // (FB-59): rotation Re sum i l c_l L_l; translation D = sum c_l (l+1) L_{l+1} / r, dF/dy = (Re D, -Im D)
+  // (F is the real part of a function holomorphic in the complex centre).
+  const Eigen::Index p = c.size() - 1;
+  Complex rot(0.0, 0.0), D(0.0, 0.0);
+  for (Eigen::Index l = 1; l <= p; ++l) rot += static_cast<double>(l) * c[l] * L[l];
+  for (Eigen::Index l = 0; l < p; ++l) D += static_cast<double>(l + 1) * c[l] * L[l + 1];
+  D /= r;
+  return Eigen::Vector3d((kI * rot).real(), D.real(), -D.imag());
 }
 
-long ClusterTree::m2lWork() const {
-  long w = 0;
-  for (const Translation& t : m2l_) w += static_cast<long>(t.order + 1) * (t.order + 1);
-  return w;
+Eigen::Vector3d ClusterTree::sourceGradient(const Eigen::VectorXcd& a, const Eigen::VectorXcd& e, double r) {
+  // (FB-60): rotation Re sum i k a_k e_k; translation D = (-e_1 a_0 + sum_k e_{k+1} k a_k) / r.
+  const Eigen::Index p = a.size() - 1;
+  Complex rot(0.0, 0.0), D = -e[1] * a[0];
+  for (Eigen::Index k = 1; k <= p; ++k) rot += static_cast<double>(k) * a[k] * e[k];
+  for (Eigen::Index k = 1; k < p; ++k) D += static_cast<double>(k) * e[k + 1] * a[k];
+  D /= r;
+  return Eigen::Vector3d((kI * rot).real(), D.real(), -D.imag());
+}
+
+Eigen::Matrix3Xd ClusterTree::farGradient(const Eigen::MatrixXcd& a, const Eigen::MatrixXcd& c) const {
+  // One forward pass for the target sides, one transposed pass for the source sides.
+  const Eigen::MatrixXcd L = localExpansions(a), e = multipoleAdjoints(c);
+  Eigen::Matrix3Xd g = Eigen::Matrix3Xd::Zero(3, leafCount());
+  for (int i = 0; i < leafCount(); ++i)
+    if (owned_[static_cast<std::size_t>(i)]) {
+      const double r = leaves_[static_cast<std::size_t>(i)].radius;
+      g.col(i) = targetGradient(c.col(i), L.col(i), r) + sourceGradient(a.col(i), e.col(i), r);
+    }
+  return g;
 }
 
 long ClusterTree::storedDoubles() const {
   const long perTranslation = sizeof(Translation) / sizeof(double);
-  long lists = static_cast<long>(m2l_.size() + m2lT_.size());
-  for (std::size_t d = 0; d < up_.size(); ++d) lists += static_cast<long>(up_[d].size() + down_[d].size());
+  long lists = static_cast<long>(all_.m2l.size());
+  for (std::size_t d = 0; d < all_.m2m.size(); ++d) lists += static_cast<long>(all_.m2m[d].size() + all_.l2l[d].size());
   return perTranslation * lists + static_cast<long>(cells_.size() * sizeof(Cell) / sizeof(double)) +
          static_cast<long>((leaves_.size() * sizeof(Cluster) + near_.size() * sizeof(near_[0]) +
                             pairs_.size() * sizeof(pairs_[0])) / sizeof(double)) +

@@ -92,16 +92,18 @@ void sortByOrder(std::vector<Translation>& list) {
   std::stable_sort(list.begin(), list.end(), [](const Translation& a, const Translation& b) { return a.order < b.order; });
 }
 
-void translate(const Eigen::MatrixXd& K, bool transposeK, const std::vector<Translation>& list,
+void translate(const Eigen::MatrixXd& K, bool transposed, const std::vector<Translation>& list,
                const Eigen::MatrixXcd& in, Eigen::MatrixXcd& out) {
   // The gather and scatter loops run over the translations of a chunk for each power (independent products
   // that vectorize, not one chain of powers per translation); X and Y are row-major so those loops are contiguous.
+  // Transposed: from <-> to and w_in <-> w_out, and K^T.
   using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   constexpr std::size_t kChunk = 64;  // 2 x 64 columns of at most p + 1 rows: the GEMM's operands stay in cache
   const FlushSubnormals flush;
   RowMatrix X, Y;
   Powers w;
   std::vector<double> ar(kChunk), ai(kChunk);
+  std::vector<int> src(kChunk), dst(kChunk);
   for (std::size_t first = 0; first < list.size();) {
     const int q = list[first].order, m = q + 1;
     std::size_t last = first;
@@ -109,10 +111,14 @@ void translate(const Eigen::MatrixXd& K, bool transposeK, const std::vector<Tran
     const Translation* t = list.data() + first;
     const std::size_t nc = last - first;
     const Eigen::Index n = static_cast<Eigen::Index>(nc);
+    for (std::size_t j = 0; j < nc; ++j) {
+      src[j] = transposed ? t[j].to : t[j].from;
+      dst[j] = transposed ? t[j].from : t[j].to;
+    }
     X.resize(m, 2 * n);
-    w.start(t, nc, true);
+    w.start(t, nc, !transposed);
     for (int k = 0; k < m; ++k, w.next()) {  // X = [Re, Im] of w_in^k in_k
-      for (std::size_t j = 0; j < nc; ++j) ar[j] = in(k, t[j].from).real(), ai[j] = in(k, t[j].from).imag();
+      for (std::size_t j = 0; j < nc; ++j) ar[j] = in(k, src[j]).real(), ai[j] = in(k, src[j]).imag();
       double* xr = X.row(k).data();
       for (std::size_t j = 0; j < nc; ++j) {
         xr[j] = w.wr[j] * ar[j] - w.wi[j] * ai[j];
@@ -120,19 +126,19 @@ void translate(const Eigen::MatrixXd& K, bool transposeK, const std::vector<Tran
       }
     }
     const auto Kq = K.topLeftCorner(m, m);
-    if (transposeK)
+    if (transposed)
       Y.noalias() = Kq.transpose() * X;
     else
       Y.noalias() = Kq * X;
-    for (std::size_t j = 0; j < nc; ++j) out(0, t[j].to) += t[j].logTerm * in(0, t[j].from);
-    w.start(t, nc, false);
+    for (std::size_t j = 0; j < nc; ++j) out(0, dst[j]) += t[j].logTerm * in(0, src[j]);
+    w.start(t, nc, transposed);
     for (int l = 0; l < m; ++l, w.next()) {  // out_l += w_out^l Y_l
       const double* yr = Y.row(l).data();
       for (std::size_t j = 0; j < nc; ++j) {
         ar[j] = w.wr[j] * yr[j] - w.wi[j] * yr[nc + j];
         ai[j] = w.wr[j] * yr[nc + j] + w.wi[j] * yr[j];
       }
-      for (std::size_t j = 0; j < nc; ++j) out(l, t[j].to) += Complex(ar[j], ai[j]);
+      for (std::size_t j = 0; j < nc; ++j) out(l, dst[j]) += Complex(ar[j], ai[j]);
     }
     first = last;
   }

@@ -29,10 +29,11 @@ Translation transposed(const Translation& t);
 /// Sorts a list by order (stable), the grouping translate() batches by.
 void sortByOrder(std::vector<Translation>& list);
 
-/// Applies every translation of `list` (sorted by order) with K (or K^T), reading `in` and adding to `out`: the
-/// translations of one order go in chunks through one real matrix product. `in` and `out` may be the same
-/// matrix when no translation reads a column that another one of the list writes.
-void translate(const Eigen::MatrixXd& K, bool transposeK, const std::vector<Translation>& list,
+/// Applies every translation of `list` (sorted by order), or every transposed one (`transposed`: K^T, ends and
+/// powers swapped), reading `in` and adding to `out`: the translations of one order go in chunks through one real
+/// matrix product. `in` and `out` may be the same matrix when no translation reads a column that another one of
+/// the list writes.
+void translate(const Eigen::MatrixXd& K, bool transposed, const std::vector<Translation>& list,
                const Eigen::MatrixXcd& in, Eigen::MatrixXcd& out);
 
 }  // namespace kirchhoff::fluid

@@ -25,7 +25,7 @@ PetscErrorCode readPanelItems(PetscOptionItems* PetscOptionsObject, PanelOptions
   PetscInt correction = static_cast<PetscInt>(o.correction), solver = static_cast<PetscInt>(o.solver);
   PetscInt factorization = static_cast<PetscInt>(o.factorization);
   PetscInt directMax = o.directMax, cacheMax = static_cast<PetscInt>(o.cacheMax);
-  PetscInt op = static_cast<PetscInt>(o.op), order = o.multipoleOrder;
+  PetscInt op = static_cast<PetscInt>(o.op), order = o.multipoleOrder, leaf = o.vortexLeafSize;
   char eta[64], tol[64];
   std::snprintf(eta, sizeof eta, "%g", o.multipoleEta);
   std::snprintf(tol, sizeof tol, "%g", o.multipoleTol);
@@ -49,7 +49,7 @@ PetscErrorCode readPanelItems(PetscOptionItems* PetscOptionsObject, PanelOptions
                                    "PanelFluid", cacheMax, &cacheMax, nullptr, 0));
   e.option = "operator";
   PetscCall(PetscOptionsEList("-operator", "inter-body interactions: assembled dense blocks, the matrix-free "
-                              "body-cluster multipole operator (FB-41)-(FB-46), or fast from 64 bodies without -panel_solver direct (auto)",
+                              "body-cluster multipole operator (FB-41)-(FB-46), or fast from 16 bodies without -panel_solver direct (auto)",
                               "PanelFluid", operators, 3, operators[op], &op, nullptr));
   e.option = "multipole_order";
   PetscCall(PetscOptionsBoundedInt("-multipole_order", "expansion order of -panel_operator fast (0: from eta and "
@@ -61,6 +61,9 @@ PetscErrorCode readPanelItems(PetscOptionItems* PetscOptionsObject, PanelOptions
   e.option = "multipole_tol";
   PetscCall(PetscOptionsString("-multipole_tol", "relative truncation of -panel_operator fast's expansions: "
                                "p = ceil(log tol / log(1/eta)) + 2 (FB-44)", "PanelFluid", tol, tol, sizeof tol, nullptr));
+  e.option = "vortex_leaf_size";
+  PetscCall(PetscOptionsBoundedInt("-vortex_leaf_size", "most vortices per leaf group of -panel_operator fast's vortex "
+                                   "tree (FB-61)", "PanelFluid", leaf, &leaf, nullptr, 1));
   e.option = "warm_start";
   PetscBool warm = o.warmStart ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-warm_start", "KSP path: start each solve from the last solution of the same "
@@ -69,6 +72,7 @@ PetscErrorCode readPanelItems(PetscOptionItems* PetscOptionsObject, PanelOptions
   o.warmStart = warm == PETSC_TRUE;
   o.op = static_cast<PanelOperator>(op);
   o.multipoleOrder = static_cast<int>(order);
+  o.vortexLeafSize = static_cast<int>(leaf);
   char* end = nullptr;
   o.multipoleEta = std::strtod(eta, &end);
   if (end == eta || *end != '\0') o.multipoleEta = -1.0;  // reported by fromOptions
