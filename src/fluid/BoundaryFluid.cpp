@@ -53,20 +53,19 @@ BoundaryFluid::BoundaryFluid(MPI_Comm comm, std::vector<Polygon> outlines, std::
   MPI_Comm_rank(comm_, &rank_);
   const int N = layout_.nodes;
   weight_.resize(N);
-  B_ = Eigen::MatrixXd::Zero(N, 3 * n);
+  rigid_.resize(N, 3);
   for (int j = 0; j < n; ++j) {
     const BodyNodes& b = disc_->body(j);
     for (int k = 0; k < b.size(); ++k) {
       const int p = layout_.offset[j] + k;
       weight_[p] = b.weight[k];
-      B_(p, 3 * j) = lie::cross(b.x[k], b.normal[k]);
-      B_(p, 3 * j + 1) = b.normal[k].x();
-      B_(p, 3 * j + 2) = b.normal[k].y();
+      rigid_(p, 0) = lie::cross(b.x[k], b.normal[k]);
+      rigid_(p, 1) = b.normal[k].x();
+      rigid_(p, 2) = b.normal[k].y();
     }
   }
-  addedMass_ = Eigen::MatrixXd::Zero(3 * n, 3 * n);
   momentum_ = Eigen::VectorXd::Zero(3 * n);
-  sigma_ = Eigen::MatrixXd::Zero(N, 3 * n + 1);
+  sigmaI_ = Eigen::VectorXd::Zero(N);
   mu_ = Eigen::VectorXd::Zero(n);
   placeNodes(std::vector<lie::Pose>(n));
   if (n == 0) return;
@@ -231,7 +230,7 @@ Eigen::MatrixXd BoundaryFluid::rightHandSides(bool rigid, bool image) const {
   for (int p = 0; p < N; ++p) {
     const int r = system_->panelIndex(p);
     if (rigid)
-      for (int k = 0; k < 3; ++k) R(r, 3 * layout_.body[p] + k) = B_(p, 3 * layout_.body[p] + k);
+      for (int k = 0; k < 3; ++k) R(r, 3 * layout_.body[p] + k) = rigid_(p, k);
     if (image) R(r, c) = bI_[p];
   }
   return R;
@@ -247,7 +246,7 @@ Eigen::VectorXd BoundaryFluid::rigidPotential(const Eigen::VectorXd& s) const {
     const int o = layout_.offset[j], nj = layout_.bodySize(j);
     Ss.segment(o, nj) += disc_->selfPotential(j) * s.segment(o, nj);
     for (int p = o; p < o + nj; ++p)
-      for (int k = 0; k < 3; ++k) out[3 * j + k] += weight_[p] * B_(p, 3 * j + k) * Ss[p];
+      for (int k = 0; k < 3; ++k) out[3 * j + k] += weight_[p] * rigid_(p, k) * Ss[p];
   }
   return out;
 }
@@ -274,7 +273,7 @@ void BoundaryFluid::assembleRigidPotential() {
   LBS_ = Eigen::MatrixXd::Zero(3 * n, N);
   for (int p = p0; p < p1; ++p) {
     const int j = layout_.body[p];
-    for (int k = 0; k < 3; ++k) LBS_.row(3 * j + k) += (weight_[p] * B_(p, 3 * j + k)) * Srows_.row(p - p0);
+    for (int k = 0; k < 3; ++k) LBS_.row(3 * j + k) += (weight_[p] * rigid_(p, k)) * Srows_.row(p - p0);
   }
 }
 
@@ -286,16 +285,17 @@ void BoundaryFluid::solveDensities(bool rigid, bool image) const {
   solvedColumns_ += X.cols();
   if (image) {
     const int c = rigid ? 3 * n : 0;
-    for (int p = 0; p < N; ++p) sigma_(p, 3 * n) = X(system_->panelIndex(p), c);
+    for (int p = 0; p < N; ++p) sigmaI_[p] = X(system_->panelIndex(p), c);
     for (int j = 0; j < n; ++j) mu_[j] = X(system_->constraintIndex(j), c);
   }
   if (!rigid) return;
-  for (int p = 0; p < N; ++p) sigma_.row(p).head(3 * n) = X.row(system_->panelIndex(p)).head(3 * n);
+  sigmaB_.resize(N, 3 * n);
+  for (int p = 0; p < N; ++p) sigmaB_.row(p) = X.row(system_->panelIndex(p)).head(3 * n);
   Eigen::MatrixXd A(3 * n, 3 * n);
   if (cluster_)
-    for (int c = 0; c < 3 * n; ++c) A.col(c) = -rigidPotential(sigma_.col(c));
+    for (int c = 0; c < 3 * n; ++c) A.col(c) = -rigidPotential(sigmaB_.col(c));
   else
-    A = -LBS_ * sigma_.leftCols(3 * n);
+    A = -LBS_ * sigmaB_;
   if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, A.data(), 9 * n * n, MPI_DOUBLE, MPI_SUM, comm_);
   addedMass_ = rho_ * 0.5 * (A + A.transpose());
   asymmetry_ = (A - A.transpose()).cwiseAbs().maxCoeff() / std::max(A.cwiseAbs().maxCoeff(), 1e-300);
@@ -309,7 +309,21 @@ Eigen::MatrixXd BoundaryFluid::addedMass() const {
 
 const Eigen::MatrixXd& BoundaryFluid::densities() const {
   if (bodyCount() > 0 && !rigidValid_) solveDensities(true, false);
-  return sigma_;
+  densities_.resize(layout_.nodes, 3 * bodyCount() + 1);
+  densities_ << sigmaB_, sigmaI_;
+  return densities_;
+}
+
+Eigen::VectorXd BoundaryFluid::rigidData(const Eigen::VectorXd& Xi) const {
+  Eigen::VectorXd beta(layout_.nodes);
+  for (int p = 0; p < layout_.nodes; ++p) beta[p] = rigid_.row(p).dot(Xi.segment<3>(3 * layout_.body[p]));
+  return beta;
+}
+
+Eigen::VectorXd BoundaryFluid::rigidDataTranspose(const Eigen::VectorXd& v) const {
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(3 * bodyCount());
+  for (int p = 0; p < layout_.nodes; ++p) out.segment<3>(3 * layout_.body[p]) += v[p] * rigid_.row(p).transpose();
+  return out;
 }
 
 Eigen::VectorXd BoundaryFluid::solveOne(const Eigen::VectorXd& panelValues, bool transpose, Slot slot) const {
@@ -331,7 +345,7 @@ void BoundaryFluid::solveVortexAdjoint() {
   momentum_ = Eigen::VectorXd::Zero(3 * n);
   if (m == 0) return;
   tK_ = solveOne(vortexAdjointData(), true, Slot::VortexAdjoint);
-  momentum_ = rho_ * (B_.transpose() * tK_);
+  momentum_ = rho_ * rigidDataTranspose(tK_);
 }
 
 void BoundaryFluid::solveMotion(const Eigen::VectorXd& Xi) const {
@@ -341,10 +355,11 @@ void BoundaryFluid::solveMotion(const Eigen::VectorXd& Xi) const {
   const int N = layout_.nodes;
   motion_.valid = false;
   motion_.Xi = Xi;
-  motion_.sigX = solveOne(B_ * Xi, false, Slot::Motion);
+  const Eigen::VectorXd beta = rigidData(Xi);
+  motion_.sigX = solveOne(beta, false, Slot::Motion);
   Eigen::VectorXd StLb;
   if (cluster_) {
-    StLb = potentialTransposeW(B_ * Xi);
+    StLb = potentialTransposeW(beta);
   } else {
     StLb = LBS_.transpose() * Xi;
     if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, StLb.data(), N, MPI_DOUBLE, MPI_SUM, comm_);
@@ -352,7 +367,7 @@ void BoundaryFluid::solveMotion(const Eigen::VectorXd& Xi) const {
   motion_.t1 = solveOne(StLb, true, Slot::MotionAdjoint);
   Eigen::VectorXd a = cluster_ ? Eigen::VectorXd(-rigidPotential(motion_.sigX)) : Eigen::VectorXd(-LBS_ * motion_.sigX);
   if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(a.size()), MPI_DOUBLE, MPI_SUM, comm_);
-  motion_.AXi = rho_ * 0.5 * (a - B_.transpose() * motion_.t1);
+  motion_.AXi = rho_ * 0.5 * (a - rigidDataTranspose(motion_.t1));
   motion_.valid = true;
 }
 
@@ -421,8 +436,8 @@ void BoundaryFluid::setConfiguration(const std::vector<lie::Pose>& poses, const 
   timings_.solve = MPI_Wtime() - t1;
   if (m > 0) {
     const Eigen::VectorXd KG = vortexAdjointData();  // G^T K
-    if (rigidConstant_) momentum_ = rho_ * (KG.transpose() * sigma_.leftCols(3 * n)).transpose();
-    routh_ = rho_ * (0.5 * KG.dot(sigma_.col(3 * n)) + wvv);
+    if (rigidConstant_) momentum_ = rho_ * (KG.transpose() * sigmaB_).transpose();
+    routh_ = rho_ * (0.5 * KG.dot(sigmaI_) + wvv);
   } else {
     momentum_.setZero();
     routh_ = rho_ * wvv;
@@ -506,11 +521,11 @@ Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
   Eigen::Map<Eigen::VectorXd> gv(grad.data() + 3 * n, 2 * m);
   if (!vortexTerms_) gv += pairs_.gradientShare();
   if (n > 0) {
-    const Eigen::VectorXd beta = B_ * Xi;
-    const Eigen::VectorXd sigI = sigma_.col(3 * n);
+    const Eigen::VectorXd beta = rigidData(Xi);
+    const Eigen::VectorXd sigI = sigmaI_;
     Eigen::VectorXd sigX, lamX(N), lamI(N);
     if (rigidConstant_) {
-      sigX = sigma_.leftCols(3 * n) * Xi;
+      sigX = sigmaB_ * Xi;
       Eigen::VectorXd GtK = Eigen::VectorXd::Zero(N);
       if (m > 0) GtK = vortexAdjointData();
       // S^T W beta = (B^T W S)^T Xi over the owned rows, summed over ranks.
@@ -551,10 +566,10 @@ std::vector<lie::Vec2> BoundaryFluid::vortexVelocities(const Eigen::VectorXd& Xi
   const int n = bodyCount(), m = vortices_.size(), N = layout_.nodes;
   std::vector<Vec2> u(m);
   Eigen::VectorXd s = Eigen::VectorXd::Zero(N);
-  if (n > 0 && rigidConstant_) s = sigma_.leftCols(3 * n) * Xi + sigma_.col(3 * n);
+  if (n > 0 && rigidConstant_) s = sigmaB_ * Xi + sigmaI_;
   if (n > 0 && !rigidConstant_) {
     solveMotion(Xi);
-    s = motion_.sigX + sigma_.col(3 * n);
+    s = motion_.sigX + sigmaI_;
   }
   if (vortexTerms_) {
     const std::vector<Complex> w = vortexTerms_->bodyField(s);  // u - i v of the densities

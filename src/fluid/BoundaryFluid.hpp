@@ -118,6 +118,9 @@ class BoundaryFluid : public Fluid {
   void assembleVortexTerms();
   void imageData();
   Eigen::MatrixXd rightHandSides(bool rigid, bool image) const;
+  /// beta = B Xi and B^T v with the rigid data B (N x 3n, three entries per row, kept as N x 3).
+  Eigen::VectorXd rigidData(const Eigen::VectorXd& Xi) const;
+  Eigen::VectorXd rigidDataTranspose(const Eigen::VectorXd& v) const;
   void solveDensities(bool rigid, bool image) const;
   void assembleRigidPotential();
   /// Matrix-free path: B^T W S s over the owned rows (not summed over ranks), and S^T W beta (complete).
@@ -151,13 +154,15 @@ class BoundaryFluid : public Fluid {
   std::vector<lie::Pose> poses_;
   std::vector<Complex> m_, nu_, centre_;
   RowMatrix Srows_;                // owned node rows of S (self-blocks constant, rest per pose)
-  Eigen::MatrixXd B_;              // N x 3n rigid data
+  Eigen::Matrix<double, Eigen::Dynamic, 3> rigid_;  // N x 3: node p's row of the rigid data B (body(p)'s 3 columns)
   Eigen::VectorXd bI_;             // N: image data -<u_gamma, n> at the nodes
   Eigen::MatrixXd LBS_;            // 3n x N: B^T W S over the owned rows (with sigma_B, per pose)
   std::vector<lie::Pose> assembledPoses_;  // poses of the assembled inter-body blocks (n > 1; empty: none)
   Vortices vortices_;
   VortexPairSums pairs_;           // vortex-vortex W_vv and its gradient, this rank's share
-  mutable Eigen::MatrixXd sigma_;  // N x (3n + 1); rigid columns valid when rigidValid_
+  mutable Eigen::MatrixXd sigmaB_;     // N x 3n rigid densities, solved when asked for (valid when rigidValid_)
+  mutable Eigen::VectorXd sigmaI_;     // N: the image density
+  mutable Eigen::MatrixXd densities_;  // [sigmaB_, sigmaI_] for densities()
   mutable bool rigidValid_ = false;
   bool rigidConstant_ = false;     // one body: sigma_B and A constant in its frame, solved once
   Eigen::VectorXd tK_;             // several bodies: M^-T G^T K (panel rows), gives M_C and lambda
