@@ -8,9 +8,9 @@ namespace kirchhoff {
 
 namespace {
 
-constexpr std::array<const char*, 11> kEventNames = {
-    "PanelAssembly", "PanelFactor", "PanelSolve", "PanelGradient", "PanelNearField", "PanelMultipole", "DELResidual",
-    "DELJacobian",   "IOCheckpoint", "IOInvariantLog", "IOSnapshot"};
+constexpr std::array<const char*, 13> kEventNames = {
+    "PanelAssembly",   "PanelFactor", "PanelSolve",   "PanelGradient",  "PanelNearField", "PanelMultipole", "VortexNearField",
+    "VortexMultipole", "DELResidual", "DELJacobian", "IOCheckpoint", "IOInvariantLog", "IOSnapshot"};
 
 PetscBool petscUp() {
   PetscBool up = PETSC_FALSE;

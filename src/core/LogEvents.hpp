@@ -14,6 +14,8 @@ enum class Phase {
   PanelGradient,  ///< adjoint gradient of the Lagrangian (FB-25 right-hand side)
   PanelNearField, ///< exact near-pair blocks of the body-cluster operator (FB-42)
   PanelMultipole, ///< multipole, M2L and target-moment passes of the body-cluster operator (FB-41)-(FB-45)
+  VortexNearField,  ///< exact near vortex–node and vortex–vortex pairs of the vortex tree (FB-62)
+  VortexMultipole,  ///< the vortex tree's build and passes (FB-61), (FB-62)
   DelResidual,    ///< residual of the DEL equations (integrators::DelSolver)
   DelJacobian,    ///< Newton matrix of the DEL equations
   Checkpoint,     ///< checkpoint write or read

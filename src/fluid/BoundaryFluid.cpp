@@ -23,11 +23,10 @@
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
 #include "fluid/PanelKernel.hpp"
+#include "fluid/VortexBodyKernels.hpp"
 
 namespace kirchhoff::fluid {
 
-using panel::gradIm;
-using panel::gradRe;
 using panel::kInvTwoPi;
 
 namespace {
@@ -87,8 +86,11 @@ BoundaryFluid::BoundaryFluid(MPI_Comm comm, std::vector<Polygon> outlines, std::
   InterBodyApply apply;
   if (fast) {
     const auto [b0, b1] = balancedBodies(layout_, ranks_, rank_);
-    const int order = options.multipoleOrder > 0 ? options.multipoleOrder : multipoleOrder(options.multipoleEta);
+    const int order = options.multipoleOrder > 0 ? options.multipoleOrder
+                                                       : multipoleOrder(options.multipoleEta, options.multipoleTol);
     cluster_ = std::make_unique<BodyClusterOperator>(comm_, *disc_, layout_, b0, b1, order, options.multipoleEta);
+    vortexTerms_ = std::make_unique<VortexTerms>(comm_, *disc_, layout_, cluster_->moments(), b0, b1, order,
+                                                 options.multipoleEta, options.vortexLeafSize);
     apply.bodyBegin = b0;
     apply.bodyEnd = b1;
     apply.apply = [this](const Eigen::VectorXd& x, Eigen::VectorXd& y, bool transpose) {
@@ -168,6 +170,10 @@ void BoundaryFluid::assembleInterBody() {
 }
 
 void BoundaryFluid::assembleVortexTerms() {
+  if (vortexTerms_) {  // matrix-free: the tree over bodies and vortex groups, no G, dG (FB-61), (FB-62)
+    vortexTerms_->update(poses_, vortices_, m_, nu_);
+    return;
+  }
   // G_iq = psi_q(gamma_i) and dOmega_q/dz at gamma_i for the owned nodes, then summed over ranks
   // (each entry comes from exactly one rank, so the sum is exact).
   const int m = vortices_.size(), N = layout_.nodes;
@@ -200,6 +206,10 @@ void BoundaryFluid::assembleVortexTerms() {
 void BoundaryFluid::imageData() {
   // b_I,p = -<u_gamma(x_p), n_p> = -Re(conj(u_gamma) nu_p), conj(u_gamma)(z) = -i sum K_i / (2 pi (z - gamma_i)).
   const int N = layout_.nodes, m = vortices_.size();
+  if (vortexTerms_) {
+    bI_ = vortexTerms_->imageData();
+    return;
+  }
   bI_.resize(N);
   if (m >= kVortexFmmMin) {  // the FMM ((FB-55)): V = u - i v at every node
     const std::vector<Complex> V = vortexField(vortices_, m_);
@@ -207,16 +217,9 @@ void BoundaryFluid::imageData() {
     return;
   }
   for (int p = 0; p < N; ++p) {
-    double vr = 0.0, vi = 0.0;  // sum K_i / (z - gamma_i) = sum K_i conj(d) / |d|^2
-    for (int i = 0; i < m; ++i) {
-      const double dx = m_[p].real() - vortices_.gamma[i].x();
-      const double dy = m_[p].imag() - vortices_.gamma[i].y();
-      const double k = vortices_.K[i] / (dx * dx + dy * dy);
-      vr += k * dx;
-      vi -= k * dy;
-    }
-    const Complex V = -kI * kInvTwoPi * Complex(vr, vi);
-    bI_[p] = -(V * nu_[p]).real();
+    Complex sum(0.0, 0.0);  // sum K_i / (z - gamma_i)
+    for (int i = 0; i < m; ++i) sum += vortexbody::inverseDistance(m_[p], vortices_.gamma[i], vortices_.K[i]);
+    bI_[p] = vortexbody::imageData(sum, nu_[p]);
   }
 }
 
@@ -307,9 +310,8 @@ Eigen::MatrixXd BoundaryFluid::addedMass() const {
 const Eigen::MatrixXd& BoundaryFluid::densities() const {
   // Formed on request only (tools and tests): N x (3n + 1) is O(N n), the evaluation path needs none of it.
   if (bodyCount() > 0 && !rigidValid_) solveDensities(true, false);
-  densities_.resize(layout_.nodes, sigmaB_.cols() + 1);
-  densities_.leftCols(sigmaB_.cols()) = sigmaB_;
-  densities_.col(sigmaB_.cols()) = sigmaI_;
+  densities_.resize(layout_.nodes, 3 * bodyCount() + 1);
+  densities_ << sigmaB_, sigmaI_;
   return densities_;
 }
 
@@ -319,9 +321,9 @@ Eigen::VectorXd BoundaryFluid::rigidData(const Eigen::VectorXd& Xi) const {
   return beta;
 }
 
-Eigen::VectorXd BoundaryFluid::rigidTranspose(const Eigen::VectorXd& t) const {
+Eigen::VectorXd BoundaryFluid::rigidDataTranspose(const Eigen::VectorXd& v) const {
   Eigen::VectorXd out = Eigen::VectorXd::Zero(3 * bodyCount());
-  for (int p = 0; p < layout_.nodes; ++p) out.segment<3>(3 * layout_.body[p]) += t[p] * rigid_.row(p).transpose();
+  for (int p = 0; p < layout_.nodes; ++p) out.segment<3>(3 * layout_.body[p]) += v[p] * rigid_.row(p).transpose();
   return out;
 }
 
@@ -343,8 +345,8 @@ void BoundaryFluid::solveVortexAdjoint() {
   tK_ = Eigen::VectorXd::Zero(N);
   momentum_ = Eigen::VectorXd::Zero(3 * n);
   if (m == 0) return;
-  tK_ = solveOne(G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m), true, Slot::VortexAdjoint);
-  momentum_ = rho_ * rigidTranspose(tK_);
+  tK_ = solveOne(vortexAdjointData(), true, Slot::VortexAdjoint);
+  momentum_ = rho_ * rigidDataTranspose(tK_);
 }
 
 void BoundaryFluid::solveMotion(const Eigen::VectorXd& Xi) const {
@@ -366,7 +368,7 @@ void BoundaryFluid::solveMotion(const Eigen::VectorXd& Xi) const {
   motion_.t1 = solveOne(StLb, true, Slot::MotionAdjoint);
   Eigen::VectorXd a = cluster_ ? Eigen::VectorXd(-rigidPotential(motion_.sigX)) : Eigen::VectorXd(-LBS_ * motion_.sigX);
   if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(a.size()), MPI_DOUBLE, MPI_SUM, comm_);
-  motion_.AXi = rho_ * 0.5 * (a - rigidTranspose(motion_.t1));
+  motion_.AXi = rho_ * 0.5 * (a - rigidDataTranspose(motion_.t1));
   motion_.valid = true;
 }
 
@@ -397,10 +399,14 @@ void BoundaryFluid::setConfiguration(const std::vector<lie::Pose>& poses, const 
   const bool moved = n > 1 && !samePoses(poses);
   placeNodes(poses);
   vortices_ = vortices;
-  // Vortex-vortex part of W_G: this rank's share (direct pair rows or the FMM, fluid/VortexPairSums).
-  pairs_.update(vortices_, rank_, ranks_);
-  double wvv = pairs_.routhShare();
-  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, &wvv, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  // Vortex-vortex part of W_G: this rank's share (direct pair rows or the FMM, fluid/VortexPairSums), or the
+  // tree's (fluid/VortexTerms, below).
+  double wvv = 0.0;
+  if (!vortexTerms_) {
+    pairs_.update(vortices_, rank_, ranks_);
+    wvv = pairs_.routhShare();
+    if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, &wvv, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  }
   if (n == 0) {
     routh_ = rho_ * wvv;
     return;
@@ -415,6 +421,7 @@ void BoundaryFluid::setConfiguration(const std::vector<lie::Pose>& poses, const 
     assembleVortexTerms();
     imageData();
   }
+  if (vortexTerms_) wvv = vortexTerms_->routh();
   double t1 = MPI_Wtime();
   if (moved) {
     system_->update();
@@ -429,9 +436,8 @@ void BoundaryFluid::setConfiguration(const std::vector<lie::Pose>& poses, const 
   timings_.assembly = t1 - t0;
   timings_.solve = MPI_Wtime() - t1;
   if (m > 0) {
-    const Eigen::Map<const Eigen::VectorXd> K(vortices_.K.data(), m);
-    const Eigen::RowVectorXd KG = K.transpose() * G_;
-    if (rigidConstant_) momentum_ = rho_ * (KG * sigmaB_).transpose();
+    const Eigen::VectorXd KG = vortexAdjointData();  // G^T K
+    if (rigidConstant_) momentum_ = rho_ * (KG.transpose() * sigmaB_).transpose();
     routh_ = rho_ * (0.5 * KG.dot(sigmaI_) + wvv);
   } else {
     momentum_.setZero();
@@ -477,6 +483,34 @@ void BoundaryFluid::addPairGradient(const Eigen::VectorXd& lamX, const Eigen::Ve
   if (cluster_) cluster_->addFarGradient({{&uX, &sigX}, {&uI, &sigI}}, {{&uS, &sigX}}, grad);
 }
 
+Eigen::VectorXd BoundaryFluid::vortexAdjointData() const {
+  const int m = vortices_.size();
+  if (vortexTerms_) return vortexTerms_->adjointData();
+  if (m == 0) return Eigen::VectorXd::Zero(layout_.nodes);
+  return G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m);
+}
+
+void BoundaryFluid::addVortexGradient(const Eigen::VectorXd& sbar, const Eigen::VectorXd& lamI,
+                                      Eigen::VectorXd& grad) const {
+  // Dense path, the owned node rows: d/dq of K^T G sbar (psi_q(gamma_i), node q on body Q) and of lamI^T b_I
+  // (b_I,p = -Re(V(x_p) nu_p), V = -i sum K / (2 pi (z - gamma))).
+  const int n = bodyCount(), m = vortices_.size(), p0 = system_->panelBegin(), p1 = system_->panelEnd();
+  for (int i = 0; i < m; ++i) {
+    const double K = vortices_.K[i];
+    const Complex g = lie::toComplex(vortices_.gamma[i]);
+    Vec2 gi = Vec2::Zero();
+    for (int q = p0; q < p1; ++q) {
+      const int Q = layout_.body[q];
+      vortexbody::addStreamGradient(dG_(i, q), g, centre_[Q], K * sbar[q], gi, grad.data() + 3 * Q);
+    }
+    for (int p = p0; p < p1; ++p) {
+      const int P = layout_.body[p];
+      vortexbody::addImageGradient(m_[p], nu_[p], centre_[P], g, K, lamI[p], gi, grad.data() + 3 * P);
+    }
+    grad.segment<2>(3 * n + 2 * i) += gi;
+  }
+}
+
 Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
   const int n = bodyCount(), m = vortices_.size(), N = layout_.nodes;
   if (Xi.size() != 3 * n)
@@ -486,16 +520,15 @@ Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
   const double t0 = MPI_Wtime();
   Eigen::VectorXd grad = Eigen::VectorXd::Zero(3 * n + 2 * m);
   Eigen::Map<Eigen::VectorXd> gv(grad.data() + 3 * n, 2 * m);
-  gv += pairs_.gradientShare();
+  if (!vortexTerms_) gv += pairs_.gradientShare();
   if (n > 0) {
-    const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
     const Eigen::VectorXd beta = rigidData(Xi);
-    const Eigen::VectorXd& sigI = sigmaI_;
+    const Eigen::VectorXd sigI = sigmaI_;
     Eigen::VectorXd sigX, lamX(N), lamI(N);
     if (rigidConstant_) {
       sigX = sigmaB_ * Xi;
       Eigen::VectorXd GtK = Eigen::VectorXd::Zero(N);
-      if (m > 0) GtK = G_.transpose() * Eigen::Map<const Eigen::VectorXd>(vortices_.K.data(), m);
+      if (m > 0) GtK = vortexAdjointData();
       // S^T W beta = (B^T W S)^T Xi over the owned rows, summed over ranks.
       Eigen::VectorXd StLb = LBS_.transpose() * Xi;
       if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, StLb.data(), N, MPI_DOUBLE, MPI_SUM, comm_);
@@ -518,34 +551,10 @@ Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
       lamI = 0.5 * tK_;
     }
     if (n > 1) addPairGradient(lamX, lamI, sigX, sigI, beta, grad);
-    for (int i = 0; i < m; ++i) {
-      const double K = vortices_.K[i];
-      const Complex g = lie::toComplex(vortices_.gamma[i]);
-      Vec2 gi = Vec2::Zero();
-      // d/dq of K^T G (sigma_X + sigma_I / 2): psi_q(gamma_i), node q on body Q.
-      for (int q = p0; q < p1; ++q) {
-        const int Q = layout_.body[q];
-        const double w = K * (sigX[q] + 0.5 * sigI[q]);
-        const Complex dO = dG_(i, q);
-        const Vec2 gz = -gradIm(dO);  // d psi / d gamma_i
-        gi += w * gz;
-        grad.segment<2>(3 * Q + 1) -= w * gz;
-        grad[3 * Q] += w * (dO * kI * (g - centre_[Q])).imag();
-      }
-      // lambda_I^T d b_I: b_I,p = -Re(V(x_p) nu_p), V = -i sum K / (2 pi (z - gamma)).
-      for (int p = p0; p < p1; ++p) {
-        const int P = layout_.body[p];
-        const Complex d = m_[p] - g, nu = nu_[p];
-        const Complex k = K * kInvTwoPi / (d * d);
-        const Complex Vi = -kI * K * kInvTwoPi / d;
-        const double w = lamI[p];
-        const Vec2 gg = gradRe(kI * k * nu);  // d b_p / d gamma_i
-        gi += w * gg;
-        grad.segment<2>(3 * P + 1) -= w * gg;
-        grad[3 * P] -= w * ((kI * k * kI * (m_[p] - centre_[P]) * nu).real() + (Vi * kI * nu).real());
-      }
-      grad.segment<2>(3 * n + 2 * i) += gi;
-    }
+    if (vortexTerms_)
+      vortexTerms_->addGradient(sigX + 0.5 * sigI, lamI, grad);
+    else
+      addVortexGradient(sigX + 0.5 * sigI, lamI, grad);
   }
   if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, grad.data(), grad.size(), MPI_DOUBLE, MPI_SUM, comm_);
   timings_.gradient = MPI_Wtime() - t0;
@@ -562,6 +571,11 @@ std::vector<lie::Vec2> BoundaryFluid::vortexVelocities(const Eigen::VectorXd& Xi
   if (n > 0 && !rigidConstant_) {
     solveMotion(Xi);
     s = motion_.sigX + sigmaI_;
+  }
+  if (vortexTerms_) {
+    const std::vector<Complex> w = vortexTerms_->bodyField(s);  // u - i v of the densities
+    for (int i = 0; i < m; ++i) u[i] = vortexTerms_->freeVelocities()[i] + Vec2(w[i].real(), -w[i].imag());
+    return u;
   }
   const std::vector<Vec2> free = vortexSelfVelocities(vortices_);
   for (int i = 0; i < m; ++i) {

@@ -17,6 +17,7 @@
 #include "fluid/Fluid.hpp"
 #include "fluid/Polygon.hpp"
 #include "fluid/VortexPairSums.hpp"
+#include "fluid/VortexTerms.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -24,23 +25,30 @@ namespace kirchhoff::fluid {
 /// operator of docs/fluidbody.md (FB-41)-(FB-46), or fast from kFastOperatorMinBodies bodies on (auto).
 enum class PanelOperator { Dense, Fast, Auto };
 
-/// Smallest body count for which -panel_operator auto picks the body-cluster operator (bench_fluidbody
-/// --evaluations: see README, performance).
-constexpr int kFastOperatorMinBodies = 64;
+/// Smallest body count for which -panel_operator auto picks the body-cluster operator with its cluster trees
+/// (bench_fluidbody_many, disks of 32 edges, 4 vortices, 1 rank: dense / fast 0.153 / 0.160 s/step at 16 bodies,
+/// 0.75 / 0.47 at 32, 3.5 / 0.90 at 64; with 256 / 1024 / 4096 vortices at 16 bodies 0.48 / 2.2 / 5.1 against
+/// 0.18 / 0.31 / 1.07).
+constexpr int kFastOperatorMinBodies = 16;
 
 /// How the boundary system is solved (options -<prefix>solver, -<prefix>direct_max,
-/// -<prefix>direct_factorization, -<prefix>operator, -<prefix>multipole_order, -<prefix>multipole_eta).
+/// -<prefix>direct_factorization, -<prefix>operator, -<prefix>multipole_order, -<prefix>multipole_eta,
+/// -<prefix>multipole_tol, -<prefix>vortex_leaf_size).
 struct SolverOptions {
   PanelSolver solver = PanelSolver::Auto;
   int directMax = 2048;  ///< largest N + n solved by dense LU (Auto)
   /// Direct path on several ranks (several bodies): redundant Eigen LU or distributed.
   DirectFactorization factorization = DirectFactorization::Redundant;
   PanelOperator op = PanelOperator::Auto;
-  int multipoleOrder = 0;      ///< 0: from eta, relative truncation ~1e-13 (FB-44)
+  int multipoleOrder = 0;      ///< 0: from eta and multipoleTol (FB-44)
   double multipoleEta = 2.0;   ///< far pairs: |c_P - c_Q| > eta (r_P + r_Q)
   /// KSP path: each solve starts from the last solution of the same right-hand sides within the time
   /// step (FB-47a); the guesses are dropped at every step, so restarts stay bitwise.
   bool warmStart = true;
+  /// Relative truncation of the far field when multipoleOrder is 0: p = ceil(log tol / log(1/eta)) + 2 (FB-44).
+  double multipoleTol = kMultipoleTol;
+  /// Most vortices per leaf group of the matrix-free path's vortex tree (FB-61).
+  int vortexLeafSize = kVortexLeafSize;
 };
 
 class BoundaryFluid : public Fluid {
@@ -96,8 +104,9 @@ class BoundaryFluid : public Fluid {
   bool directSolver() const { return system_ ? system_->direct() : true; }
   /// The direct path factors one distributed LU (ScaLAPACK / MUMPS) rather than one per rank.
   bool distributedFactor() const { return system_ && system_->distributedFactor(); }
-  /// The body-cluster operator of the matrix-free path (null on the dense path).
+  /// The body-cluster operator of the matrix-free path and its vortex terms (null on the dense path).
   const BodyClusterOperator* clusterOperator() const { return cluster_.get(); }
+  const VortexTerms* vortexTerms() const { return vortexTerms_.get(); }
   int lastIterations() const { return system_ ? system_->lastIterations() : 0; }
   /// KSP iterations of all panel solves so far (0 on the direct path).
   long totalIterations() const { return system_ ? system_->totalIterations() : 0; }
@@ -111,9 +120,9 @@ class BoundaryFluid : public Fluid {
   void assembleVortexTerms();
   void imageData();
   Eigen::MatrixXd rightHandSides(bool rigid, bool image) const;
-  /// beta = B Xi (N) and B^T t (3n) of the rigid data (FB-20).
+  /// beta = B Xi and B^T v with the rigid data B (N x 3n, three entries per row, kept as N x 3).
   Eigen::VectorXd rigidData(const Eigen::VectorXd& Xi) const;
-  Eigen::VectorXd rigidTranspose(const Eigen::VectorXd& t) const;
+  Eigen::VectorXd rigidDataTranspose(const Eigen::VectorXd& v) const;
   void solveDensities(bool rigid, bool image) const;
   void assembleRigidPotential();
   /// Matrix-free path: B^T W S s over the owned rows (not summed over ranks), and S^T W beta (complete).
@@ -126,6 +135,10 @@ class BoundaryFluid : public Fluid {
   bool samePoses(const std::vector<lie::Pose>& poses) const;
   /// Owned rows of body j: [first, first + count) of its nodes (count 0 if none).
   void ownedRows(int j, int& first, int& count) const;
+  /// G^T K at every node (zero without vortices).
+  Eigen::VectorXd vortexAdjointData() const;
+  /// Dense path: d/dq of K^T G sbar + lamI^T b_I over the owned rows.
+  void addVortexGradient(const Eigen::VectorXd& sbar, const Eigen::VectorXd& lamI, Eigen::VectorXd& grad) const;
   void addPairGradient(const Eigen::VectorXd& lamX, const Eigen::VectorXd& lamI,
                        const Eigen::VectorXd& sigX, const Eigen::VectorXd& sigI,
                        const Eigen::VectorXd& beta, Eigen::VectorXd& grad) const;
@@ -136,23 +149,22 @@ class BoundaryFluid : public Fluid {
   double rho_;
   NodeLayout layout_;
   std::unique_ptr<BodyClusterOperator> cluster_;  // matrix-free path (several bodies, -panel_operator fast)
+  std::unique_ptr<VortexTerms> vortexTerms_;      // its vortex terms (no G, dG)
   std::unique_ptr<BoundarySystem> system_;
   // Nodes: body-frame weights and rigid data (constant), spatial positions and normals (per pose).
   std::vector<double> weight_;
   std::vector<lie::Pose> poses_;
   std::vector<Complex> m_, nu_, centre_;
   RowMatrix Srows_;                // owned node rows of S (self-blocks constant, rest per pose)
-  /// Rigid data B (FB-20): row p holds (x_p x n_p, n_p) of node p's body, in its body frame (constant);
-  /// B Xi and B^T t through rigidData / rigidTranspose (3 entries per row: O(N), never N x 3n).
-  Eigen::Matrix<double, Eigen::Dynamic, 3> rigid_;
+  Eigen::Matrix<double, Eigen::Dynamic, 3> rigid_;  // N x 3: node p's row of the rigid data B (body(p)'s 3 columns)
   Eigen::VectorXd bI_;             // N: image data -<u_gamma, n> at the nodes
   Eigen::MatrixXd LBS_;            // 3n x N: B^T W S over the owned rows (with sigma_B, per pose)
   std::vector<lie::Pose> assembledPoses_;  // poses of the assembled inter-body blocks (n > 1; empty: none)
   Vortices vortices_;
   VortexPairSums pairs_;           // vortex-vortex W_vv and its gradient, this rank's share
-  mutable Eigen::MatrixXd sigmaB_;     // N x 3n rigid densities, only when the full A(g) is asked for
-  mutable Eigen::VectorXd sigmaI_;     // N: the image density of the last configuration
-  mutable Eigen::MatrixXd densities_;  // densities(): [sigmaB_ sigmaI_] formed on request
+  mutable Eigen::MatrixXd sigmaB_;     // N x 3n rigid densities, solved when asked for (valid when rigidValid_)
+  mutable Eigen::VectorXd sigmaI_;     // N: the image density
+  mutable Eigen::MatrixXd densities_;  // [sigmaB_, sigmaI_] for densities()
   mutable bool rigidValid_ = false;
   bool rigidConstant_ = false;     // one body: sigma_B and A constant in its frame, solved once
   Eigen::VectorXd tK_;             // several bodies: M^-T G^T K (panel rows), gives M_C and lambda

@@ -25,9 +25,10 @@ PetscErrorCode readPanelItems(PetscOptionItems* PetscOptionsObject, PanelOptions
   PetscInt correction = static_cast<PetscInt>(o.correction), solver = static_cast<PetscInt>(o.solver);
   PetscInt factorization = static_cast<PetscInt>(o.factorization);
   PetscInt directMax = o.directMax, cacheMax = static_cast<PetscInt>(o.cacheMax);
-  PetscInt op = static_cast<PetscInt>(o.op), order = o.multipoleOrder;
-  char eta[64];
+  PetscInt op = static_cast<PetscInt>(o.op), order = o.multipoleOrder, leaf = o.vortexLeafSize;
+  char eta[64], tol[64];
   std::snprintf(eta, sizeof eta, "%g", o.multipoleEta);
+  std::snprintf(tol, sizeof tol, "%g", o.multipoleTol);
   e.option = "correction";
   PetscCall(PetscOptionsEList("-correction", "discrete-circulation correction of the panel system (FB-18)",
                               "PanelFluid", corrections, 4, corrections[correction], &correction, nullptr));
@@ -48,15 +49,21 @@ PetscErrorCode readPanelItems(PetscOptionItems* PetscOptionsObject, PanelOptions
                                    "PanelFluid", cacheMax, &cacheMax, nullptr, 0));
   e.option = "operator";
   PetscCall(PetscOptionsEList("-operator", "inter-body interactions: assembled dense blocks, the matrix-free "
-                              "body-cluster multipole operator (FB-41)-(FB-46), or fast from 64 bodies without -panel_solver direct (auto)",
+                              "body-cluster multipole operator (FB-41)-(FB-46), or fast from 16 bodies without -panel_solver direct (auto)",
                               "PanelFluid", operators, 3, operators[op], &op, nullptr));
   e.option = "multipole_order";
-  PetscCall(PetscOptionsBoundedInt("-multipole_order", "expansion order of -panel_operator fast (0: from eta, "
-                                   "truncation ~1e-13)", "PanelFluid", order, &order, nullptr, 0));
+  PetscCall(PetscOptionsBoundedInt("-multipole_order", "expansion order of -panel_operator fast (0: from eta and "
+                                   "-panel_multipole_tol, FB-44)", "PanelFluid", order, &order, nullptr, 0));
   e.option = "multipole_eta";
   // A string (parsed below) so that -help shows it as "<now 2 : formerly 2>" like the other options.
   PetscCall(PetscOptionsString("-multipole_eta", "far pairs of -panel_operator fast: |c_P - c_Q| > eta (r_P + r_Q)",
                                "PanelFluid", eta, eta, sizeof eta, nullptr));
+  e.option = "multipole_tol";
+  PetscCall(PetscOptionsString("-multipole_tol", "relative truncation of -panel_operator fast's expansions: "
+                               "p = ceil(log tol / log(1/eta)) + 2 (FB-44)", "PanelFluid", tol, tol, sizeof tol, nullptr));
+  e.option = "vortex_leaf_size";
+  PetscCall(PetscOptionsBoundedInt("-vortex_leaf_size", "most vortices per leaf group of -panel_operator fast's vortex "
+                                   "tree (FB-61)", "PanelFluid", leaf, &leaf, nullptr, 1));
   e.option = "warm_start";
   PetscBool warm = o.warmStart ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-warm_start", "KSP path: start each solve from the last solution of the same "
@@ -65,9 +72,12 @@ PetscErrorCode readPanelItems(PetscOptionItems* PetscOptionsObject, PanelOptions
   o.warmStart = warm == PETSC_TRUE;
   o.op = static_cast<PanelOperator>(op);
   o.multipoleOrder = static_cast<int>(order);
+  o.vortexLeafSize = static_cast<int>(leaf);
   char* end = nullptr;
   o.multipoleEta = std::strtod(eta, &end);
   if (end == eta || *end != '\0') o.multipoleEta = -1.0;  // reported by fromOptions
+  o.multipoleTol = std::strtod(tol, &end);
+  if (end == tol || *end != '\0') o.multipoleTol = -1.0;
   o.correction = static_cast<PanelCorrection>(correction);
   o.solver = static_cast<PanelSolver>(solver);
   o.directMax = static_cast<int>(directMax);
@@ -90,6 +100,8 @@ PanelOptions PanelOptions::fromOptions(MPI_Comm comm, const std::string& prefix)
   errors.check(readPanelOptions(comm, prefix, o, errors));
   if (!(o.multipoleEta > 1.0))
     errors.fail("multipole_eta", "must be a number > 1 (far pairs lie outside both bodies' disks)");
+  if (!(o.multipoleTol > 0.0 && o.multipoleTol < 1.0))
+    errors.fail("multipole_tol", "must be a number in (0, 1) (relative truncation of the expansions)");
   return o;
 }
 

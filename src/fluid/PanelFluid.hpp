@@ -22,14 +22,17 @@ struct PanelOptions {
   PanelOperator op = PanelOperator::Auto;  ///< -<prefix>operator dense|fast|auto
   int multipoleOrder = 0;                   ///< -<prefix>multipole_order (0: from eta)
   double multipoleEta = 2.0;                ///< -<prefix>multipole_eta
+  double multipoleTol = kMultipoleTol;      ///< -<prefix>multipole_tol
+  int vortexLeafSize = kVortexLeafSize;     ///< -<prefix>vortex_leaf_size
   bool warmStart = true;                    ///< -<prefix>warm_start (KSP path, within a time step)
   SolverOptions solverOptions() const {
-    return SolverOptions{solver, directMax, factorization, op, multipoleOrder, multipoleEta, warmStart};
+    return SolverOptions{solver, directMax, factorization, op, multipoleOrder, multipoleEta, warmStart, multipoleTol,
+                         vortexLeafSize};
   }
   /// Reads -<prefix>correction auto|none|turning|flux, -<prefix>solver auto|direct|ksp,
   /// -<prefix>direct_max N, -<prefix>direct_factorization redundant|scalapack|mumps,
   /// -<prefix>cache_max N, -<prefix>operator, -<prefix>multipole_order p,
-  /// -<prefix>multipole_eta eta, -<prefix>warm_start from the PETSc options database (listed by
+  /// -<prefix>multipole_eta eta, -<prefix>multipole_tol tol, -<prefix>vortex_leaf_size, -<prefix>warm_start from the PETSc options database (listed by
   /// -help; a bad value throws a one-line DeckError).
   static PanelOptions fromOptions(MPI_Comm comm, const std::string& prefix);
 };

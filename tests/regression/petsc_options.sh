@@ -53,6 +53,8 @@ declare -A bad=(
   [-panel_operator]="tree|Unknown option tree for -panel_operator. Available options: dense fast auto"
   [-panel_multipole_order]="-1|less than allowed bound 0"
   [-panel_multipole_eta]="0.5|must be a number > 1"
+  [-panel_multipole_tol]="0|must be a number in (0, 1)"
+  [-panel_vortex_leaf_size]="0|less than allowed bound 1"
   [-panel_warm_start]="maybe|Unknown logical value: maybe"
 )
 for o in "${options[@]}"; do
