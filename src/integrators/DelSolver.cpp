@@ -322,7 +322,7 @@ PetscErrorCode DelSolver::convergenceTest(SNES snes, PetscInt it, PetscReal xnor
   auto* self = static_cast<DelSolver*>(ctx);
   PetscFunctionBeginUser;
   PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, nullptr));
-  // Stagnation at round-off: |F| below 1e-12 (1 + |p_k|) and no longer falling by 3x per
+  // Stagnation at round-off: |F| below 1e-12 (sqrt(dim / 3) + |p_k|) and no longer falling by 3x per
   // iteration. Double precision cannot do better; iterating on wastes residual evaluations.
   if (*reason == SNES_CONVERGED_ITERATING && it > 0 && !self->userAtol_ &&
       fnorm <= self->roundoff_ && fnorm > self->lastFnorm_ / 3.0)
@@ -356,7 +356,10 @@ DelResult DelSolver::step(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
   callbackError_.clear();
   lastQ1_.resize(0);
   evaluations_ = 0;
-  roundoff_ = 1e-12 * (1.0 + p0.norm());
+  // Round-off floor of |F|: ~1e-12 per component (the panel and multipole tolerances are ~1e-12
+  // relative) adds up to sqrt(dim) in the norm; one body (dim 3) keeps 1e-12 (1 + |p_k|). 256 bodies
+  // at rest stalled at |F| = 2.8e-12 > 1e-12 (1 + |p_k|) and failed with DIVERGED_MAX_IT.
+  roundoff_ = 1e-12 * (std::sqrt(static_cast<double>(q0.size()) / 3.0) + p0.norm());
   lastFnorm_ = std::numeric_limits<double>::infinity();
   if (!userAtol_)
     checkPetsc(SNESSetTolerances(snes_, 1e-15 * (1.0 + p0.norm()), PETSC_DEFAULT, PETSC_DEFAULT,

@@ -30,7 +30,7 @@ struct DelResult {
 ///               known, fast-changing part is exact and only the small remainder is lagged.
 ///               Between refreshes every Newton iteration corrects J by the secant (good Broyden)
 ///               update J += (dF - J s) s^T / s^T s of its last step s, when the residual is still
-///               well above round-off (1e-12 (1 + |p_k|)), and E = J - J0 is kept for the next
+///               well above round-off (1e-12 (sqrt(dim / 3) + |p_k|)), and E = J - J0 is kept for the next
 ///               step: the remainder then follows the motion and Newton converges superlinearly.
 ///  newton_krylov: no Newton matrix: GMRES on the matrix-free Jacobian (PETSc MatMFFD, one residual
 ///               evaluation per product), right-preconditioned by the Lagrangian's
@@ -41,7 +41,7 @@ enum class JacobianMode { Fd, Approximate, Lagged, NewtonKrylov };
 /// SNES on the communicator (options prefix, default "del_"). The unknowns q_k+1 live in an MPI
 /// Vec; each residual evaluation gathers them and calls the (collective) discrete Lagrangian.
 /// Unless -<prefix>snes_atol is given, the absolute tolerance is 1e-15 (1 + |p_k|), and a residual
-/// that stagnates below 1e-12 (1 + |p_k|) counts as converged (round-off). Defaults: full Newton
+/// that stagnates below 1e-12 (sqrt(dim / 3) + |p_k|) counts as converged (round-off). Defaults: full Newton
 /// steps (line search basic), the Jacobian formed once per step at the predictor.
 /// Everything a step depends on is in its arguments, so restarts are bitwise reproducible.
 class DelSolver {
