@@ -30,7 +30,6 @@ namespace kirchhoff::fluid {
 using panel::kInvTwoPi;
 
 namespace {
-const Complex kI(0.0, 1.0);
 
 std::vector<int> bodySizes(const Discretization& d) {
   std::vector<int> s;
