@@ -331,7 +331,7 @@ int main(int argc, char** argv) {
       const auto [a, ca] = logFit(fN, fE);
       // Plain variables, not structured bindings: a lambda below captures them (C++17 forbids that).
       const auto fitW = logFit(tN, tW), fitC = logFit(tN, tC);
-      const double bw = fitW.first, cw = fitW.second, bc = fitC.first, cc = fitC.second;
+      const double bw = fitW.first, bc = fitC.first;
       std::printf("\npanel error fit (%zu points%s): error ~ %.3g E^%.2f; step-time fits (%zu GMRES "
                   "points%s): wall ~ E^%.2f, CPU ~ E^%.2f\n",
                   fN.size(), quick ? "" : " from 1024 edges", std::exp(ca), a, tN.size(), quick ? "" : " from 1024 edges", bw, bc);
