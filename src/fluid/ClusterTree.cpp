@@ -237,36 +237,40 @@ void ClusterTree::sumOverRanks(Eigen::MatrixXcd& cells) const {
                   MPI_DOUBLE, MPI_SUM, comm_);
 }
 
+Eigen::MatrixXcd ClusterTree::ownedLeavesToCells(const Eigen::MatrixXcd& leaves) const {
+  Eigen::MatrixXcd cells = Eigen::MatrixXcd::Zero(p_ + 1, cellCount());
+  for (int i = 0; i < leafCount(); ++i)
+    if (owned_[static_cast<std::size_t>(i)]) cells.col(leafCell_[static_cast<std::size_t>(i)]) = leaves.col(i);
+  return cells;
+}
+
+Eigen::MatrixXcd ClusterTree::cellsToOwnedLeaves(const Eigen::MatrixXcd& cells) const {
+  Eigen::MatrixXcd leaves = Eigen::MatrixXcd::Zero(p_ + 1, leafCount());
+  for (int i = 0; i < leafCount(); ++i)
+    if (owned_[static_cast<std::size_t>(i)]) leaves.col(i) = cells.col(leafCell_[static_cast<std::size_t>(i)]);
+  return leaves;
+}
+
 Eigen::MatrixXcd ClusterTree::localExpansions(const Plan& plan, const Eigen::MatrixXcd& a) const {
   // (FB-58): owned sources -> M2M up -> sum over ranks -> M2L into the targets' cells -> L2L down -> owned targets.
   const Eigen::Index m = p_ + 1, nc = cellCount();
-  Eigen::MatrixXcd M = Eigen::MatrixXcd::Zero(m, nc), L = Eigen::MatrixXcd::Zero(m, nc);
-  Eigen::MatrixXcd out = Eigen::MatrixXcd::Zero(m, leafCount());
-  for (int i = 0; i < leafCount(); ++i)
-    if (owned_[static_cast<std::size_t>(i)]) M.col(leafCell_[static_cast<std::size_t>(i)]) = a.col(i);
+  Eigen::MatrixXcd M = ownedLeavesToCells(a), L = Eigen::MatrixXcd::Zero(m, nc);
   for (std::size_t d = plan.m2m.size(); d-- > 1;) translate(K_.m2m, false, plan.m2m[d], M, M);
   sumOverRanks(M);
   translate(K_.m2l, false, plan.m2l, M, L);
   for (std::size_t d = 1; d < plan.l2l.size(); ++d) translate(K_.l2l, false, plan.l2l[d], L, L);
-  for (int i = 0; i < leafCount(); ++i)
-    if (owned_[static_cast<std::size_t>(i)]) out.col(i) = L.col(leafCell_[static_cast<std::size_t>(i)]);
-  return out;
+  return cellsToOwnedLeaves(L);
 }
 
 Eigen::MatrixXcd ClusterTree::multipoleAdjoints(const Plan& plan, const Eigen::MatrixXcd& c) const {
   // The passes of localExpansions transposed, in reverse order: L2L^T up, M2L^T, sum over ranks, M2M^T down.
   const Eigen::Index m = p_ + 1, nc = cellCount();
-  Eigen::MatrixXcd L = Eigen::MatrixXcd::Zero(m, nc), E = Eigen::MatrixXcd::Zero(m, nc);
-  Eigen::MatrixXcd out = Eigen::MatrixXcd::Zero(m, leafCount());
-  for (int i = 0; i < leafCount(); ++i)
-    if (owned_[static_cast<std::size_t>(i)]) L.col(leafCell_[static_cast<std::size_t>(i)]) = c.col(i);
+  Eigen::MatrixXcd L = ownedLeavesToCells(c), E = Eigen::MatrixXcd::Zero(m, nc);
   for (std::size_t d = plan.l2l.size(); d-- > 1;) translate(K_.l2l, true, plan.l2l[d], L, L);
   translate(K_.m2l, true, plan.m2l, L, E);
   sumOverRanks(E);
   for (std::size_t d = 1; d < plan.m2m.size(); ++d) translate(K_.m2m, true, plan.m2m[d], E, E);
-  for (int i = 0; i < leafCount(); ++i)
-    if (owned_[static_cast<std::size_t>(i)]) out.col(i) = E.col(leafCell_[static_cast<std::size_t>(i)]);
-  return out;
+  return cellsToOwnedLeaves(E);
 }
 
 Eigen::Vector3d ClusterTree::targetGradient(const Eigen::VectorXcd& c, const Eigen::VectorXcd& L, double r) {

@@ -110,6 +110,9 @@ class ClusterTree {
   Translation m2lTranslation(int from, int to, int order) const;
   /// Sums a cell coefficient matrix over the ranks.
   void sumOverRanks(Eigen::MatrixXcd& cells) const;
+  /// Owned leaf columns placed into (p + 1) x cells (zero elsewhere), and read back out of it.
+  Eigen::MatrixXcd ownedLeavesToCells(const Eigen::MatrixXcd& leaves) const;
+  Eigen::MatrixXcd cellsToOwnedLeaves(const Eigen::MatrixXcd& cells) const;
 
   MPI_Comm comm_;
   int p_ = 0, ranks_ = 1, depth_ = 0;
