@@ -22,6 +22,7 @@
 
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
+#include "core/Mpi.hpp"
 #include "fluid/PanelKernel.hpp"
 #include "fluid/VortexBodyKernels.hpp"
 
@@ -197,8 +198,8 @@ void BoundaryFluid::assembleVortexTerms() {
     }
   }
   if (ranks_ > 1) {
-    MPI_Allreduce(MPI_IN_PLACE, G_.data(), m * N, MPI_DOUBLE, MPI_SUM, comm_);
-    MPI_Allreduce(MPI_IN_PLACE, dG_.data(), 2 * m * N, MPI_DOUBLE, MPI_SUM, comm_);
+    sumOverRanks(comm_, G_.data(), static_cast<std::size_t>(G_.size()));
+    sumOverRanks(comm_, reinterpret_cast<double*>(dG_.data()), 2 * static_cast<std::size_t>(dG_.size()));
   }
 }
 
@@ -295,7 +296,7 @@ void BoundaryFluid::solveDensities(bool rigid, bool image) const {
     for (int c = 0; c < 3 * n; ++c) A.col(c) = -rigidPotential(sigmaB_.col(c));
   else
     A = -LBS_ * sigmaB_;
-  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, A.data(), 9 * n * n, MPI_DOUBLE, MPI_SUM, comm_);
+  sumOverRanks(comm_, A.data(), static_cast<std::size_t>(A.size()));
   addedMass_ = rho_ * 0.5 * (A + A.transpose());
   asymmetry_ = (A - A.transpose()).cwiseAbs().maxCoeff() / std::max(A.cwiseAbs().maxCoeff(), 1e-300);
   rigidValid_ = true;
@@ -366,7 +367,7 @@ void BoundaryFluid::solveMotion(const Eigen::VectorXd& Xi) const {
   }
   motion_.t1 = solveOne(StLb, true, Slot::MotionAdjoint);
   Eigen::VectorXd a = cluster_ ? Eigen::VectorXd(-rigidPotential(motion_.sigX)) : Eigen::VectorXd(-LBS_ * motion_.sigX);
-  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(a.size()), MPI_DOUBLE, MPI_SUM, comm_);
+  sumOverRanks(comm_, a.data(), static_cast<std::size_t>(a.size()));
   motion_.AXi = rho_ * 0.5 * (a - rigidDataTranspose(motion_.t1));
   motion_.valid = true;
 }
@@ -555,7 +556,7 @@ Eigen::VectorXd BoundaryFluid::lagrangianGradient(const Eigen::VectorXd& Xi) {
     else
       addVortexGradient(sigX + 0.5 * sigI, lamI, grad);
   }
-  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, grad.data(), grad.size(), MPI_DOUBLE, MPI_SUM, comm_);
+  sumOverRanks(comm_, grad.data(), static_cast<std::size_t>(grad.size()));
   timings_.gradient = MPI_Wtime() - t0;
   return rho_ * grad;
 }

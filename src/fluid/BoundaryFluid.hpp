@@ -84,7 +84,7 @@ class BoundaryFluid : public Fluid {
   /// data of body dof a, column 3n the image problem phi_I (several bodies: 3n solves, collective).
   const Eigen::MatrixXd& densities() const;
   /// Right-hand sides solved by the last setConfiguration and the evaluations after it (a cost
-  /// diagnostic: constant in n on the evaluation path, 3n + 1 more for addedMass()).
+  /// diagnostic: constant in n on the evaluation path, 3n more for addedMass()).
   long solvedColumns() const { return solvedColumns_; }
   /// Multipliers mu_j of the phi_I solve: the mean normal flux the discrete data -<u_gamma, n>
   /// carries through body j (zero for exact data; a quadrature-error diagnostic).

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "core/Error.hpp"
+#include "core/Mpi.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -28,9 +29,17 @@ int multipoleOrder(double eta, double tol) {
   return std::max(4, static_cast<int>(std::ceil(std::log(tol) / std::log(1.0 / eta))) + 2);
 }
 
-ClusterTree::ClusterTree(MPI_Comm comm, int order, double eta) : comm_(comm), p_(order), eta_(eta), K_(order) {
+namespace {
+/// The order, once checked: the translation matrices K_ are sized by it in the initialiser list.
+int checkedOrder(int order, double eta) {
   if (order < 1) throw ConfigurationError("multipole order must be >= 1, got " + std::to_string(order));
   if (!(eta > 1.0)) throw ConfigurationError("multipole eta must be > 1, got " + std::to_string(eta));
+  return order;
+}
+}  // namespace
+
+ClusterTree::ClusterTree(MPI_Comm comm, int order, double eta)
+    : comm_(comm), p_(checkedOrder(order, eta)), eta_(eta), K_(p_) {
   MPI_Comm_size(comm, &ranks_);
 }
 
@@ -232,9 +241,7 @@ ClusterTree::Plan ClusterTree::plan(const std::vector<char>& sources, const std:
 }
 
 void ClusterTree::sumOverRanks(Eigen::MatrixXcd& cells) const {
-  if (ranks_ > 1)
-    MPI_Allreduce(MPI_IN_PLACE, reinterpret_cast<double*>(cells.data()), static_cast<int>(2 * cells.size()),
-                  MPI_DOUBLE, MPI_SUM, comm_);
+  if (ranks_ > 1) kirchhoff::sumOverRanks(comm_, reinterpret_cast<double*>(cells.data()), 2 * static_cast<std::size_t>(cells.size()));
 }
 
 Eigen::MatrixXcd ClusterTree::ownedLeavesToCells(const Eigen::MatrixXcd& leaves) const {

@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include "core/Mpi.hpp"
+
 #include <algorithm>
 
 namespace kirchhoff::fluid {
@@ -88,11 +90,8 @@ FlowSample sampleFlow(const BoundaryFluid& fluid, const Eigen::VectorXd& Xi, dou
   }
   if (ranks > 1) {
     // Each point was computed by exactly one rank (others hold zeros): the sums are exact.
-    for (auto* vec : {&s.psiGamma, &s.psiI, &s.psiB, &s.u, &s.v})
-      MPI_Allreduce(MPI_IN_PLACE, vec->data(), static_cast<int>(total), MPI_DOUBLE, MPI_SUM,
-                    fluid.comm());
-    MPI_Allreduce(MPI_IN_PLACE, s.mask.data(), static_cast<int>(total), MPI_INT, MPI_SUM,
-                  fluid.comm());
+    for (auto* vec : {&s.psiGamma, &s.psiI, &s.psiB, &s.u, &s.v}) sumOverRanks(fluid.comm(), vec->data(), total);
+    sumOverRanks(fluid.comm(), s.mask.data(), total, MPI_INT);
   }
   for (int j = 0; j < n; ++j) {
     std::vector<Vec2> o;

@@ -8,6 +8,7 @@
 
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
+#include "core/Mpi.hpp"
 #include "fluid/VortexBodyKernels.hpp"
 
 namespace kirchhoff::fluid {
@@ -28,7 +29,7 @@ VortexTerms::VortexTerms(MPI_Comm comm, const Discretization& disc, const NodeLa
 }
 
 void VortexTerms::sumOverRanks(double* data, std::size_t count) const {
-  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, data, static_cast<int>(count), MPI_DOUBLE, MPI_SUM, comm_);
+  if (ranks_ > 1) kirchhoff::sumOverRanks(comm_, data, count);
 }
 
 void VortexTerms::update(const std::vector<lie::Pose>& poses, const Vortices& v, const std::vector<Complex>& nodes,
