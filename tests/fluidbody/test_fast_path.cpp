@@ -2,67 +2,33 @@
 // discrete momentum map (FB-27) kept over 10^3 steps, and the trajectory of 16 bodies equal to the dense
 // path's over 100 steps (issue 12: 1e-9 relative).
 #include <gtest/gtest.h>
-#include <petscsys.h>
 
-#include <cmath>
-#include <string>
-
-#include "fluid/PanelFluid.hpp"
-#include "fluid/Shapes.hpp"
-#include "models/fluidbody/FluidBodyModel.hpp"
+#include "DiskGrid.hpp"
 
 using namespace kirchhoff;
 using namespace kirchhoff::fluidbody;
-using lie::Vec2;
 
 namespace {
 
-/// PETSc options for the models built in its scope.
-struct Options {
-  std::vector<std::string> names;
-  Options(std::initializer_list<std::pair<const char*, const char*>> o) {
-    for (const auto& [k, v] : o) {
-      PetscOptionsSetValue(nullptr, k, v);
-      names.emplace_back(k);
-    }
-  }
-  ~Options() {
-    for (const auto& k : names) PetscOptionsClearValue(nullptr, k.c_str());
-  }
-};
+using Options = test::ScopedOptions;
 
 /// n moving disks (radius 0.5, `edges` edges) on a jittered grid of spacing 1.8 (gaps 0.8: near and far
 /// pairs both occur), four vortices K = +-0.3 in the cells around the first body; dt 0.01.
 FluidBodyConfig scene(int n, int edges) {
-  FluidBodyConfig c;
-  c.dt = 0.01;
-  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
-  for (int j = 0; j < n; ++j) {
-    BodyConfig b;
-    b.shape = fluid::circle(0.5, edges);
-    b.mass = b.shape.mass(1.0 + 0.1 * (j % 3));
-    b.inertia = b.shape.inertia(1.0 + 0.1 * (j % 3));
-    b.pose = {0.3 * j, Vec2(1.8 * (j % side) + 0.05 * std::sin(j), 1.8 * (j / side) + 0.05 * std::cos(2.0 * j))};
-    b.velocity = Vec2(0.05 * std::sin(1.0 + j), 0.05 * std::cos(2.0 + j));
-    b.omega = 0.2 * std::sin(3.0 + j);
-    c.bodies.push_back(std::move(b));
-  }
-  const double K[] = {0.3, -0.3, 0.3, -0.3};
-  const Vec2 at[] = {Vec2(0.9, 0.9), Vec2(-0.9, 0.9), Vec2(-0.9, -0.9), Vec2(0.9, -0.9)};
-  for (int i = 0; i < 4; ++i) c.vortices.push_back({at[i], K[i]});
-  return c;
+  test::DiskGrid g;
+  g.spacing = 1.8;
+  g.jitter = 0.05;
+  g.angleStep = 0.3;
+  g.densityStep = 0.1;
+  g.speed = 0.05;
+  g.spin = 0.2;
+  g.K = 0.3;
+  return g.config(n, edges);
 }
 
-std::unique_ptr<FluidBodyModel> model(const FluidBodyConfig& c) {
-  std::vector<fluid::Polygon> shapes;
-  for (const auto& b : c.bodies) shapes.push_back(b.shape);
-  return std::make_unique<FluidBodyModel>(c, std::make_unique<fluid::PanelFluid>(MPI_COMM_WORLD, shapes, 1.0),
-                                          MPI_COMM_WORLD);
-}
+std::unique_ptr<FluidBodyModel> model(const FluidBodyConfig& c) { return test::panelModel(c); }
 
-Eigen::VectorXd field(const State& s, const char* name) {
-  return Eigen::Map<const Eigen::VectorXd>(s[name].data(), static_cast<Eigen::Index>(s[name].size()));
-}
+Eigen::VectorXd field(const State& s, const char* name) { return test::stateField(s, name); }
 
 }  // namespace
 

@@ -4,57 +4,25 @@
 #include <gtest/gtest.h>
 #include <petscsys.h>
 
-#include <cmath>
-#include <string>
-
-#include "fluid/PanelFluid.hpp"
-#include "fluid/Shapes.hpp"
-#include "models/fluidbody/FluidBodyModel.hpp"
+#include "DiskGrid.hpp"
 
 using namespace kirchhoff;
 using namespace kirchhoff::fluidbody;
-using lie::Vec2;
 
 namespace {
 
 /// -del_jacobian for the models built in its scope.
-struct JacobianOption {
-  explicit JacobianOption(const char* mode) { PetscOptionsSetValue(nullptr, "-del_jacobian", mode); }
-  ~JacobianOption() { PetscOptionsClearValue(nullptr, "-del_jacobian"); }
+struct JacobianOption : test::ScopedOptions {
+  explicit JacobianOption(const char* mode) : test::ScopedOptions{{"-del_jacobian", mode}} {}
 };
 
 /// n disks (radius 0.5, `edges` edges, density 1) on a square grid of spacing 2 with small velocities
 /// and spins, four vortices K = +-1 in the cells around the first body; dt 0.01.
-FluidBodyConfig grid(int n, int edges) {
-  FluidBodyConfig c;
-  c.dt = 0.01;
-  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
-  for (int j = 0; j < n; ++j) {
-    BodyConfig b;
-    b.shape = fluid::circle(0.5, edges);
-    b.mass = b.shape.mass(1.0);
-    b.inertia = b.shape.inertia(1.0);
-    b.pose = {0.1 * j, Vec2(2.0 * (j % side), 2.0 * (j / side))};
-    b.velocity = Vec2(0.3 * std::sin(1.0 + j), 0.3 * std::cos(2.0 + j));
-    b.omega = 0.5 * std::sin(3.0 + j);
-    c.bodies.push_back(std::move(b));
-  }
-  const double K[] = {1.0, -1.0, 1.0, -1.0};
-  const Vec2 at[] = {Vec2(1, 1), Vec2(-1, 1), Vec2(-1, -1), Vec2(1, -1)};
-  for (int i = 0; i < 4; ++i) c.vortices.push_back({at[i], K[i]});
-  return c;
-}
+FluidBodyConfig grid(int n, int edges) { return test::DiskGrid{}.config(n, edges); }
 
-std::unique_ptr<FluidBodyModel> model(const FluidBodyConfig& c) {
-  std::vector<fluid::Polygon> shapes;
-  for (const auto& b : c.bodies) shapes.push_back(b.shape);
-  return std::make_unique<FluidBodyModel>(c, std::make_unique<fluid::PanelFluid>(MPI_COMM_WORLD, shapes, 1.0),
-                                          MPI_COMM_WORLD);
-}
+std::unique_ptr<FluidBodyModel> model(const FluidBodyConfig& c) { return test::panelModel(c); }
 
-Eigen::VectorXd field(const State& s, const char* name) {
-  return Eigen::Map<const Eigen::VectorXd>(s[name].data(), static_cast<Eigen::Index>(s[name].size()));
-}
+Eigen::VectorXd field(const State& s, const char* name) { return test::stateField(s, name); }
 
 /// q after `steps` steps with -del_jacobian `mode`.
 Eigen::VectorXd trajectoryEnd(const FluidBodyConfig& c, const char* mode, int steps) {
