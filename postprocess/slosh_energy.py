@@ -14,7 +14,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from kirchhoff import cli  # noqa: E402
-from kirchhoff import cli  # noqa: E402
 from slosh_common import load_invariants  # noqa: E402
 
 

@@ -42,17 +42,33 @@ dep=$(squeue -h -j "$succ" -o %E)
 [[ $dep == *afterany:$first* && $dep == *singleton* ]] || fail "the successor's dependency is '$dep'"
 [ "$(squeue -h -j "$succ" -o %j)" = "$name" ] || fail "the successor has another job name"
 sleep 1
+# The successor is held (still PENDING to squeue) until the requeued link has run again: once
+# the requeue ends link 1, the successor's afterany is met, and SLURM may otherwise start it
+# first (then the requeued link never meets it pending, and the check below has nothing to see).
+scontrol hold "$succ" || fail "scontrol hold $succ was refused"
 scontrol requeue "$first" || fail "scontrol requeue $first was refused"
-echo "requeued link 1 ($first) while its successor $succ was pending"
-scontrol update JobId="$first" StartTime=now 2>/dev/null || true
+echo "requeued link 1 ($first) while its successor $succ was pending (held)"
+# The requeued link runs again (restart count 1), finds the held successor pending, submits no
+# other, and names that job as its next link (the id alone: the note goes to the log only).
+rerun() { grep -qE "restart count 1\) .*newest checkpoint step" one/slurm/*.out 2>/dev/null; }
+for _ in $(seq 600); do
+  rerun && break
+  scontrol update JobId="$first" StartTime=now 2>/dev/null || true  # SLURM's ~2 min requeue hold
+  sleep 0.2
+done
+rerun || { squeue -a -o "%i %j %T %r %E %V"; scontrol show job "$first"; tail -n 20 one/slurm/*.out
+           fail "the requeued link did not run again within 2 minutes"; }
+grep -q "the successor $succ of an earlier run of this job is pending; not submitting another" one/slurm/*.out ||
+  { tail -n 20 one/slurm/*.out; fail "the requeued link did not reuse its pending successor $succ"; }
+grep -qE "restart count 1\) .*, next link is job $succ\$" one/slurm/*.out ||
+  { tail -n 20 one/slurm/*.out; fail "the requeued link did not take job $succ as its next link"; }
+scontrol release "$succ" || fail "scontrol release $succ was refused"
 for _ in $(seq 600); do
   set +e; bash "$JS/status" --release -q one >/dev/null 2>&1; c=$?; set -e
   [ $c = 3 ] || break
   sleep 0.5
 done
 bash "$JS/status" one || { tail -n 20 one/slurm/*.out; fail "the chain did not finish"; }
-grep -q "the successor $succ of an earlier run of this job is pending; not submitting another" one/slurm/*.out ||
-  { tail -n 20 one/slurm/*.out; fail "the requeued link did not reuse its pending successor"; }
 # every job submitted for the chain ran links, one after another
 # (but the last link's successor, cancelled when the run finished)
 idle=$(comm -23 <(cut -f1 one/slurm/jobs.tsv | sort -u) <(cut -f1 one/slurm/links.tsv | sort -u) | wc -l)
