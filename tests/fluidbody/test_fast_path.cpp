@@ -10,6 +10,8 @@ using namespace kirchhoff::fluidbody;
 
 namespace {
 
+using test::panelModel;
+using test::stateField;
 using Options = test::ScopedOptions;
 
 /// n moving disks (radius 0.5, `edges` edges) on a jittered grid of spacing 1.8 (gaps 0.8: near and far
@@ -26,10 +28,6 @@ FluidBodyConfig scene(int n, int edges) {
   return g.config(n, edges);
 }
 
-std::unique_ptr<FluidBodyModel> model(const FluidBodyConfig& c) { return test::panelModel(c); }
-
-Eigen::VectorXd field(const State& s, const char* name) { return test::stateField(s, name); }
-
 }  // namespace
 
 TEST(FastPath, MomentumMapConservedOverThousandSteps) {
@@ -37,7 +35,7 @@ TEST(FastPath, MomentumMapConservedOverThousandSteps) {
   // on the fast operator (near and far pairs), relative change over 10^3 steps below 1e-10 (measured
   // 1.1e-11; the dense path 9.3e-12).
   const Options o{{"-panel_operator", "fast"}, {"-panel_solver", "ksp"}};
-  auto m = model(scene(6, 8));
+  auto m = panelModel(scene(6, 8));
   State s = m->initialState();
   const auto J0 = m->invariants(s, {});
   const double scale = std::abs(J0[1]) + std::abs(J0[2]) + std::abs(J0[3]);
@@ -62,10 +60,10 @@ TEST(FastPath, SixteenBodiesFollowTheDensePathOverHundredSteps) {
   int k = 0;
   for (const char* op : {"dense", "fast"}) {
     const Options o{{"-panel_operator", op}, {"-panel_solver", "ksp"}};
-    auto m = model(c);
+    auto m = panelModel(c);
     State s = m->initialState();
     for (int i = 0; i < 100; ++i, s.step += 1) m->step(s);
-    q[k++] = field(s, "q");
+    q[k++] = stateField(s, "q");
   }
   const double rel = (q[1] - q[0]).norm() / q[0].norm();
   std::printf("16 bodies, 100 steps: |q_fast - q_dense| / |q| = %.2e\n", rel);

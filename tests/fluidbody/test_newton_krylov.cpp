@@ -11,6 +11,9 @@ using namespace kirchhoff::fluidbody;
 
 namespace {
 
+using test::panelModel;
+using test::stateField;
+
 /// -del_jacobian for the models built in its scope.
 struct JacobianOption : test::ScopedOptions {
   explicit JacobianOption(const char* mode) : test::ScopedOptions{{"-del_jacobian", mode}} {}
@@ -20,17 +23,13 @@ struct JacobianOption : test::ScopedOptions {
 /// and spins, four vortices K = +-1 in the cells around the first body; dt 0.01.
 FluidBodyConfig grid(int n, int edges) { return test::DiskGrid{}.config(n, edges); }
 
-std::unique_ptr<FluidBodyModel> model(const FluidBodyConfig& c) { return test::panelModel(c); }
-
-Eigen::VectorXd field(const State& s, const char* name) { return test::stateField(s, name); }
-
 /// q after `steps` steps with -del_jacobian `mode`.
 Eigen::VectorXd trajectoryEnd(const FluidBodyConfig& c, const char* mode, int steps) {
   const JacobianOption option(mode);
-  auto m = model(c);
+  auto m = panelModel(c);
   State s = m->initialState();
   for (int k = 0; k < steps; ++k, s.step += 1) EXPECT_TRUE(m->step(s).iterations > 0);
-  return field(s, "q");
+  return stateField(s, "q");
 }
 
 }  // namespace
@@ -47,7 +46,7 @@ TEST(NewtonKrylov, EvaluationsPerStepIndependentOfBodyCount) {
   int k = 0;
   for (int n : {8, 32}) {
     const JacobianOption option("newton_krylov");
-    auto m = model(grid(n, 8));
+    auto m = panelModel(grid(n, 8));
     State s = m->initialState();
     long evals = 0;
     const int steps = 3;
@@ -79,7 +78,7 @@ TEST(NewtonKrylov, MomentumMapConserved) {
   // (measured 7.9e-13) below 1e-10, on 3 bodies with 4 vortices.
   const JacobianOption option("newton_krylov");
   const FluidBodyConfig c = grid(3, 16);
-  auto m = model(c);
+  auto m = panelModel(c);
   EXPECT_EQ(m->name(), "fluidbody");
   State s = m->initialState();
   const auto J0 = m->invariants(s, {});
@@ -105,7 +104,7 @@ TEST(NewtonKrylov, OnlyTheLaggedModeKeepsTheJacobianCorrection) {
   State lagged, nk;
   {
     JacobianOption o("lagged");
-    auto m = model(c);
+    auto m = panelModel(c);
     lagged = m->initialState();
     m->step(lagged);
     EXPECT_EQ(lagged["jacobian_correction"].size(), d * d);
@@ -113,7 +112,7 @@ TEST(NewtonKrylov, OnlyTheLaggedModeKeepsTheJacobianCorrection) {
   }
   {
     JacobianOption o("newton_krylov");
-    auto m = model(c);
+    auto m = panelModel(c);
     nk = m->initialState();
     EXPECT_TRUE(nk["jacobian_correction"].empty());
     State s = lagged;
@@ -123,7 +122,7 @@ TEST(NewtonKrylov, OnlyTheLaggedModeKeepsTheJacobianCorrection) {
   }
   {
     JacobianOption o("lagged");
-    auto m = model(c);
+    auto m = panelModel(c);
     State s = nk;
     m->restore(s);
     EXPECT_EQ(s["jacobian_correction_valid"][0], 0.0);
@@ -142,16 +141,16 @@ TEST(NewtonKrylov, RestartOnTheWarmStartedKspPathIsBitwise) {
     PetscOptionsSetValue(nullptr, "-panel_solver", "ksp");
     PetscOptionsSetValue(nullptr, "-panel_operator", op);
     const FluidBodyConfig c = grid(12, 8);
-    auto straight = model(c);
+    auto straight = panelModel(c);
     State a = straight->initialState();
     for (int k = 0; k < 6; ++k, a.step += 1) straight->step(a);
-    auto first = model(c);
+    auto first = panelModel(c);
     State b = first->initialState();
     for (int k = 0; k < 3; ++k, b.step += 1) {
       first->step(b);
       first->invariants(b, {});
     }
-    auto second = model(c);
+    auto second = panelModel(c);
     second->restore(b);
     for (int k = 0; k < 3; ++k, b.step += 1) second->step(b);
     PetscOptionsClearValue(nullptr, "-panel_solver");
@@ -165,10 +164,10 @@ TEST(NewtonKrylov, IterativeInverseLegendreMapMatchesTheFullTensor) {
   // iteration) instead of Cholesky of the full A(g) (3n solves); the two agree to 1e-12 relative, and
   // so does the energy of the invariant log.
   const FluidBodyConfig c = grid(12, 16);
-  auto m = model(c);
+  auto m = panelModel(c);
   State s = m->initialState();
   m->step(s);
-  const Eigen::VectorXd q = field(s, "q"), p = field(s, "p");
+  const Eigen::VectorXd q = stateField(s, "q"), p = stateField(s, "p");
   MidpointLagrangian& L = m->lagrangian();
   const Eigen::VectorXd Xi = L.bodyVelocity(q, p);  // CG at 12 bodies
   Eigen::VectorXd P(3 * 12);

@@ -53,7 +53,7 @@ echo "requeued link 1 ($first) while its successor $succ was pending (held)"
 rerun() { grep -qE "restart count 1\) .*newest checkpoint step" one/slurm/*.out 2>/dev/null; }
 for _ in $(seq 600); do
   rerun && break
-  scontrol update JobId="$first" StartTime=now 2>/dev/null || true  # SLURM's ~2 min requeue hold
+  bash "$JS/status" --release -q one >/dev/null 2>&1 || true  # SLURM's ~2 min requeue hold
   sleep 0.2
 done
 rerun || { squeue -a -o "%i %j %T %r %E %V"; scontrol show job "$first"; tail -n 20 one/slurm/*.out
