@@ -31,7 +31,11 @@ name=$(squeue -h -j "$first" -o %j)
 [[ $name == kirchhoff-one-* ]] || fail "the job name '$name' is not derived from the folder"
 grep -q -- "--dependency=singleton" one/slurm/submit.txt || fail "the first link was not submitted with --dependency=singleton"
 expect_exit 64 bash "$JS/submit" deck.yaml -o one -n 1 -t 5 --max-wall 3 --bin "$BIN"
-expect_output "already has a chain in SLURM (job name $name): $first"
+# The refusal lists the chain's jobs in squeue's order: by then the first link may be running and
+# its successor pending ("2 PENDING; 1 RUNNING; "), so look for the first job anywhere in the list.
+expect_output "already has a chain in SLURM (job name $name): "
+grep -qE "already has a chain in SLURM \(job name $name\): (.*; )?$first [A-Z]+;" last.out ||
+  { cat last.out >&2; fail "the refusal does not name job $first"; }
 # Requeue the first link while it runs (its successor is pending): it must reuse that successor.
 for _ in $(seq 300); do grep -q "^running $first" one/slurm/state 2>/dev/null && break; sleep 0.2; done
 grep -q "^running $first" one/slurm/state || fail "the first link did not start: $(cat one/slurm/state 2>&1)"
@@ -53,11 +57,16 @@ echo "requeued link 1 ($first) while its successor $succ was pending (held)"
 rerun() { grep -qE "restart count 1\) .*newest checkpoint step" one/slurm/*.out 2>/dev/null; }
 for _ in $(seq 600); do
   rerun && break
-  bash "$JS/status" --release -q one >/dev/null 2>&1 || true  # SLURM's ~2 min requeue hold
+  bash "$JS/status" --release -q one >/dev/null 2>&1 || true  # ends SLURM's ~2 min requeue hold
   sleep 0.2
 done
 rerun || { squeue -a -o "%i %j %T %r %E %V"; scontrol show job "$first"; tail -n 20 one/slurm/*.out
            fail "the requeued link did not run again within 2 minutes"; }
+# status --release started it 5 s after its requeue (SubmitTime), well before SLURM's 2 minutes,
+# and not in the second of the requeue, when slurmd refuses the launch and the job ends FAILED.
+js=$(scontrol show job "$first" | tr ' ' '\n')
+lag=$(( $(date -d "$(sed -n 's/^StartTime=//p' <<<"$js")" +%s) - $(date -d "$(sed -n 's/^SubmitTime=//p' <<<"$js")" +%s) ))
+[ "$lag" -ge 5 ] && [ "$lag" -le 60 ] || { echo "$js" | grep -E 'Time=|Restarts'; fail "the requeued link started $lag s after its requeue (want 5..60)"; }
 grep -q "the successor $succ of an earlier run of this job is pending; not submitting another" one/slurm/*.out ||
   { tail -n 20 one/slurm/*.out; fail "the requeued link did not reuse its pending successor $succ"; }
 grep -qE "restart count 1\) .*, next link is job $succ\$" one/slurm/*.out ||
