@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -308,6 +309,21 @@ NewtonResult methodStep(const TopMethod& m, const HeavyTopParameters& par,
   if (ok) x = y + c;
   return total;
 }
+
+// Instantiated once, in TopSchemesReal.cpp (double) and TopSchemesComplex.cpp (complex step):
+// every other translation unit calls them (the instantiations cost ~50 s of compile time each).
+#define KIRCHHOFF_TOP_SCHEME_INSTANTIATIONS(EXTERN, T)                                          \
+  EXTERN template NewtonResult schemeStep<T>(TopScheme, const HeavyTopParameters&,               \
+                                             Eigen::Matrix<T, Eigen::Dynamic, 1>&, double,        \
+                                             const NewtonOptions&, int, int*, int);               \
+  EXTERN template NewtonResult schemeIncrement<T>(                                               \
+      TopScheme, const HeavyTopParameters&, const Eigen::Matrix<T, Eigen::Dynamic, 1>&,          \
+      Eigen::Matrix<T, Eigen::Dynamic, 1>&, double, const NewtonOptions&, int, int*, int);       \
+  EXTERN template NewtonResult methodStep<T>(const TopMethod&, const HeavyTopParameters&,        \
+                                             Eigen::Matrix<T, Eigen::Dynamic, 1>&, double,        \
+                                             const NewtonOptions&, int, int*);
+KIRCHHOFF_TOP_SCHEME_INSTANTIATIONS(extern, double)
+KIRCHHOFF_TOP_SCHEME_INSTANTIATIONS(extern, std::complex<double>)
 
 /// The run-time interface over the schemes and their compositions: a fixed time step, a state
 /// vector of dimension() unknowns, and its image (Pi, Gamma).
