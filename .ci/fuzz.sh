@@ -4,13 +4,13 @@
 # Replays the corpora and every saved finding (fuzz_replay), then fuzzes each target for a bounded time. Any crash, hang (> timeout), leak,
 # out-of-memory or undocumented exception fails the stage; the input is kept as an artifact.
 #   bash .ci/fuzz.sh     env: KIRCHHOFF_FUZZ_BUILD (build folder, build-asan/), KIRCHHOFF_FUZZ_SECONDS
-#                        (per target, 60), KIRCHHOFF_FUZZ_CORPUS (grown corpora, kept between runs:
+#                        (per target, 40), KIRCHHOFF_FUZZ_CORPUS (grown corpora, kept between runs:
 #                        BUILD/corpus), KIRCHHOFF_FUZZ_TIMEOUT (seconds per input, 30)
 # Longer runs: tests/fuzz/README.md.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KIRCHHOFF_FUZZ_BUILD:-${KIRCHHOFF_ASAN_BUILD:-$root/build-asan}}
-seconds=${KIRCHHOFF_FUZZ_SECONDS:-60}
+seconds=${KIRCHHOFF_FUZZ_SECONDS:-40}
 timeout=${KIRCHHOFF_FUZZ_TIMEOUT:-30}
 corpus=${KIRCHHOFF_FUZZ_CORPUS:-$build/corpus}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
