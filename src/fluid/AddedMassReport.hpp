@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fluid/BoundaryFluid.hpp"
-#include "fluid/Polygon.hpp"
+#include "fluid/geometry/Polygon.hpp"
 #include "lie/SE2.hpp"
 
 namespace kirchhoff::fluid {

@@ -23,8 +23,8 @@
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
-#include "fluid/PanelKernel.hpp"
-#include "fluid/VortexBodyKernels.hpp"
+#include "fluid/discretization/PanelKernel.hpp"
+#include "fluid/discretization/VortexBodyKernels.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -399,8 +399,8 @@ void BoundaryFluid::setConfiguration(const std::vector<lie::Pose>& poses, const 
   const bool moved = n > 1 && !samePoses(poses);
   placeNodes(poses);
   vortices_ = vortices;
-  // Vortex-vortex part of W_G: this rank's share (direct pair rows or the FMM, fluid/VortexPairSums), or the
-  // tree's (fluid/VortexTerms, below).
+  // Vortex-vortex part of W_G: this rank's share (direct pair rows or the FMM, fluid/fast/VortexPairSums), or the
+  // tree's (fluid/fast/VortexTerms, below).
   double wvv = 0.0;
   if (!vortexTerms_) {
     pairs_.update(vortices_, rank_, ranks_);

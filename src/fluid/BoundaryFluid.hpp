@@ -11,13 +11,13 @@
 
 #include <Eigen/Dense>
 
-#include "fluid/BodyClusterOperator.hpp"
-#include "fluid/BoundarySystem.hpp"
-#include "fluid/Discretization.hpp"
+#include "fluid/fast/BodyClusterOperator.hpp"
+#include "fluid/solve/BoundarySystem.hpp"
+#include "fluid/discretization/Discretization.hpp"
 #include "fluid/Fluid.hpp"
-#include "fluid/Polygon.hpp"
-#include "fluid/VortexPairSums.hpp"
-#include "fluid/VortexTerms.hpp"
+#include "fluid/geometry/Polygon.hpp"
+#include "fluid/fast/VortexPairSums.hpp"
+#include "fluid/fast/VortexTerms.hpp"
 
 namespace kirchhoff::fluid {
 

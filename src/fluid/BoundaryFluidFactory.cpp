@@ -3,7 +3,7 @@
 #include "fluid/BoundaryFluidFactory.hpp"
 
 #include "core/Error.hpp"
-#include "fluid/NystromDiscretization.hpp"
+#include "fluid/discretization/NystromDiscretization.hpp"
 #include "fluid/PanelFluid.hpp"
 
 namespace kirchhoff::fluid {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "fluid/BoundaryFluid.hpp"
-#include "fluid/GaussPanelDiscretization.hpp"
-#include "fluid/Polygon.hpp"
-#include "fluid/SmoothCurve.hpp"
+#include "fluid/discretization/GaussPanelDiscretization.hpp"
+#include "fluid/geometry/Polygon.hpp"
+#include "fluid/geometry/SmoothCurve.hpp"
 
 namespace kirchhoff::fluid {
 

@@ -2,14 +2,30 @@
 // vortex momentum M_C, the Kirchhoff–Routh function W_G and the gradient of W = T_A + W_G + W_B.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include <Eigen/Dense>
 
-#include "fluid/PointVortices.hpp"
+#include "fluid/geometry/PointVortices.hpp"
 #include "lie/SE2.hpp"
 
 namespace kirchhoff::fluid {
+
+/// What the boundary discretization resolves at a configuration (docs/fluidbody.md, close gaps):
+/// the closest body pair and vortex-body pair, the unknowns, and the a-posteriori estimate of the
+/// relative error of A(g) and the vortex velocities against the fluid tolerance.
+struct Resolution {
+  static constexpr double kNone = std::numeric_limits<double>::infinity();
+  double minGap = kNone;             ///< smallest body-body gap
+  int gapBodies[2] = {-1, -1};       ///< the bodies of that gap
+  double minVortexDistance = kNone;  ///< smallest vortex-body distance
+  int vortexBody[2] = {-1, -1};      ///< (vortex, body) of that distance
+  long unknowns = 0;                 ///< size of the boundary system
+  int refinedBodies = 0;             ///< bodies whose discretization is refined toward a neighbour
+  double errorEstimate = 0.0;        ///< relative error estimate (0: not estimated)
+  double tolerance = 0.0;            ///< the fluid tolerance it is held to (0: none)
+};
 
 /// Layout of every vector over configuration coordinates q: (theta_j, y_j,1, y_j,2) for each
 /// body j, then (gamma_i,1, gamma_i,2) for each vortex i: 3n + 2m entries.
@@ -42,6 +58,17 @@ class Fluid {
   /// Drops what iterative solves remember between calls (KSP initial guesses, (FB-47a)): called at the
   /// start of every time step, so that a step depends on the state alone and restarts stay bitwise.
   virtual void forgetSolutions() {}
+  /// Between time steps (never inside one: the discrete Lagrangian must stay smooth for Newton):
+  /// rebuilds the discretization so that it resolves, to the fluid tolerance, every configuration
+  /// whose bodies and vortices lie within `margin` of (poses, vortices). Returns true if the
+  /// discretization changed. Throws NumericalError naming the pair and the gap where no refinement
+  /// within the limits resolves it. Depends on its arguments alone (restarts stay bitwise).
+  virtual bool refineFor(const std::vector<lie::Pose>& /*poses*/, const Vortices& /*vortices*/,
+                         double /*margin*/) {
+    return false;
+  }
+  /// The resolution of the current discretization at the last configuration (setConfiguration).
+  virtual Resolution resolution() const { return {}; }
 };
 
 }  // namespace kirchhoff::fluid

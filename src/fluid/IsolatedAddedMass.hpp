@@ -6,7 +6,7 @@
 
 #include <Eigen/Dense>
 
-#include "fluid/Discretization.hpp"
+#include "fluid/discretization/Discretization.hpp"
 
 namespace kirchhoff::fluid {
 

@@ -1,12 +1,12 @@
 // The Fluid of docs/fluidbody.md by constant-strength source panels ("Panel method"): the boundary
-// fluid algebra of fluid/BoundaryFluid on the panel discretization of fluid/PanelDiscretization.
+// fluid algebra of fluid/BoundaryFluid on the panel discretization of fluid/discretization/PanelDiscretization.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "fluid/BoundaryFluid.hpp"
-#include "fluid/PanelDiscretization.hpp"
+#include "fluid/discretization/PanelDiscretization.hpp"
 
 namespace kirchhoff::fluid {
 

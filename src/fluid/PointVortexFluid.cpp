@@ -1,5 +1,5 @@
 // Point-vortex W_G = rho sum_{i<j} K_i K_j / (2 pi) log|gamma_i - gamma_j| and its gradient: each rank's
-// share from fluid/VortexPairSums (direct rows of the pair triangle, or the FMM), reduced with MPI_Allreduce.
+// share from fluid/fast/VortexPairSums (direct rows of the pair triangle, or the FMM), reduced with MPI_Allreduce.
 #include "fluid/PointVortexFluid.hpp"
 
 namespace kirchhoff::fluid {

@@ -5,7 +5,7 @@
 #include <mpi.h>
 
 #include "fluid/Fluid.hpp"
-#include "fluid/VortexPairSums.hpp"
+#include "fluid/fast/VortexPairSums.hpp"
 
 namespace kirchhoff::fluid {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyConfig.hpp"
 
 namespace kirchhoff::bench {

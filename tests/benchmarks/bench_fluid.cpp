@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "fluid/PanelFluid.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 
 using namespace kirchhoff;
 using namespace kirchhoff::fluid;

@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "fluid/LaplaceFmm.hpp"
+#include "fluid/fast/LaplaceFmm.hpp"
 
 using namespace kirchhoff::fluid;
 using C = std::complex<double>;

@@ -14,9 +14,9 @@
 
 #include "fluid/BoundaryFluidFactory.hpp"
 #include "fluid/FlowEvaluator.hpp"
-#include "fluid/NystromDiscretization.hpp"
+#include "fluid/discretization/NystromDiscretization.hpp"
 #include "fluid/PanelFluid.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 #include "StepTiming.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 

@@ -43,9 +43,9 @@
 #include <vector>
 
 #include "fluid/BoundaryFluid.hpp"
-#include "fluid/GaussPanelDiscretization.hpp"
+#include "fluid/discretization/GaussPanelDiscretization.hpp"
 #include "fluid/PanelFluid.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 
 using namespace kirchhoff;

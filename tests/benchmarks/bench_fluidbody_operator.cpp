@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "BodyGrid.hpp"
-#include "fluid/BodyClusterOperator.hpp"
-#include "fluid/PanelDiscretization.hpp"
+#include "fluid/fast/BodyClusterOperator.hpp"
+#include "fluid/discretization/PanelDiscretization.hpp"
 
 using namespace kirchhoff;
 using namespace kirchhoff::fluid;

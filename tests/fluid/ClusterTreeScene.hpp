@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "fluid/ClusterTree.hpp"
+#include "fluid/fast/ClusterTree.hpp"
 
 namespace kirchhoff::fluid::test {
 

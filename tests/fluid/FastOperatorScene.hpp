@@ -8,7 +8,7 @@
 #include <random>
 
 #include "FluidTestUtil.hpp"
-#include "fluid/NystromDiscretization.hpp"
+#include "fluid/discretization/NystromDiscretization.hpp"
 
 namespace kirchhoff::fluid::test {
 

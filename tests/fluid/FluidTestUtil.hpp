@@ -11,7 +11,7 @@
 #include <Eigen/Dense>
 
 #include "fluid/PanelFluid.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 
 namespace kirchhoff::fluid::test {
 

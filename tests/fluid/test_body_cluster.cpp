@@ -4,10 +4,10 @@
 
 #include <random>
 
-#include "fluid/BodyClusterOperator.hpp"
-#include "fluid/NystromDiscretization.hpp"
-#include "fluid/PanelDiscretization.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/fast/BodyClusterOperator.hpp"
+#include "fluid/discretization/NystromDiscretization.hpp"
+#include "fluid/discretization/PanelDiscretization.hpp"
+#include "fluid/geometry/Shapes.hpp"
 
 namespace kirchhoff::fluid {
 namespace {

@@ -4,9 +4,9 @@
 #include <petscsys.h>
 
 #include "ClusterTreeScene.hpp"
-#include "fluid/BodyClusterOperator.hpp"
-#include "fluid/PanelDiscretization.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/fast/BodyClusterOperator.hpp"
+#include "fluid/discretization/PanelDiscretization.hpp"
+#include "fluid/geometry/Shapes.hpp"
 
 namespace kirchhoff::fluid {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "FluidTestUtil.hpp"
 #include "core/Error.hpp"
-#include "fluid/DistributedLU.hpp"
+#include "fluid/solve/DistributedLU.hpp"
 
 namespace kirchhoff::fluid {
 namespace {

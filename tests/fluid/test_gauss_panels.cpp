@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "FluidTestUtil.hpp"
-#include "fluid/GaussPanelDiscretization.hpp"
+#include "fluid/discretization/GaussPanelDiscretization.hpp"
 
 namespace kirchhoff::fluid {
 namespace {

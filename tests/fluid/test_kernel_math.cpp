@@ -1,11 +1,11 @@
-// Accuracy of the SIMD log and atan2 of the panel-influence loops (src/fluid/KernelMath.hpp)
+// Accuracy of the SIMD log and atan2 of the panel-influence loops (src/fluid/discretization/KernelMath.hpp)
 // against std::log and std::atan2: the ulp bounds stated in the header, and atan2's sign conventions.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
-#include "fluid/KernelMath.hpp"
+#include "fluid/discretization/KernelMath.hpp"
 
 namespace k = kirchhoff::fluid::kernel;
 

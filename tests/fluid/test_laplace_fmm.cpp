@@ -7,7 +7,7 @@
 #include <random>
 
 #include "core/Error.hpp"
-#include "fluid/LaplaceFmm.hpp"
+#include "fluid/fast/LaplaceFmm.hpp"
 
 using namespace kirchhoff::fluid;
 using C = std::complex<double>;

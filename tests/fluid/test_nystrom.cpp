@@ -10,7 +10,7 @@
 #include "core/Error.hpp"
 #include "fluid/BoundaryFluidFactory.hpp"
 #include "fluid/FlowEvaluator.hpp"
-#include "fluid/NystromDiscretization.hpp"
+#include "fluid/discretization/NystromDiscretization.hpp"
 
 namespace kirchhoff::fluid {
 namespace {

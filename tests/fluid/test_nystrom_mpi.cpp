@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "FluidTestUtil.hpp"
-#include "fluid/NystromDiscretization.hpp"
+#include "fluid/discretization/NystromDiscretization.hpp"
 
 namespace kirchhoff::fluid {
 namespace {

@@ -1,13 +1,13 @@
-// The panel discretization behind the Discretization interface (fluid/Discretization.hpp): segment
+// The panel discretization behind the Discretization interface (fluid/discretization/Discretization.hpp): segment
 // multipole moments against the closed-form panel field, pose derivatives of the interaction blocks and
 // the point field against central differences, block symmetry of the interface under a common motion.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "fluid/PanelDiscretization.hpp"
-#include "fluid/PanelKernel.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/discretization/PanelDiscretization.hpp"
+#include "fluid/discretization/PanelKernel.hpp"
+#include "fluid/geometry/Shapes.hpp"
 
 namespace kirchhoff::fluid {
 namespace {

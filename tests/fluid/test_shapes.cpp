@@ -7,9 +7,9 @@
 
 #include "core/Error.hpp"
 #include "fluid/AddedMassReport.hpp"
-#include "fluid/ConfigurationChecks.hpp"
-#include "fluid/PanelGeometry.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/ConfigurationChecks.hpp"
+#include "fluid/discretization/PanelGeometry.hpp"
+#include "fluid/geometry/Shapes.hpp"
 
 namespace kirchhoff::fluid {
 namespace {

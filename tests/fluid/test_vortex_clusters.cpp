@@ -6,7 +6,7 @@
 #include <random>
 
 #include "core/Error.hpp"
-#include "fluid/VortexClusters.hpp"
+#include "fluid/fast/VortexClusters.hpp"
 
 namespace kirchhoff::fluid {
 namespace {

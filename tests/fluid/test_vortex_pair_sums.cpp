@@ -1,10 +1,10 @@
 // The vortex–vortex sums of docs/fluidbody.md (FB-10), (FB-55): shares over simulated ranks, direct and
-// through the FMM, against the direct pair sums and the Biot–Savart law of fluid/PointVortices.
+// through the FMM, against the direct pair sums and the Biot–Savart law of fluid/geometry/PointVortices.
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "fluid/VortexPairSums.hpp"
+#include "fluid/fast/VortexPairSums.hpp"
 
 using namespace kirchhoff::fluid;
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "fluid/PanelFluid.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 
 namespace kirchhoff::fluidbody::test {

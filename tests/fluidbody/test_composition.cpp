@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "fluid/BoundaryFluidFactory.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 
 using namespace kirchhoff;

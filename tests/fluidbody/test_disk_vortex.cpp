@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "fluid/PanelFluid.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 #include "integrators/Dop853.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <random>
 
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/Distances.hpp"
 
 using namespace kirchhoff;

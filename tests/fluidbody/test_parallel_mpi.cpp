@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "fluid/PanelFluid.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 
 using namespace kirchhoff;

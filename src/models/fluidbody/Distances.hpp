@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "fluid/Polygon.hpp"
+#include "fluid/geometry/Polygon.hpp"
 #include "models/fluidbody/MidpointLagrangian.hpp"
 
 namespace kirchhoff::fluidbody {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "fluid/BoundaryFluidFactory.hpp"
-#include "fluid/PiecewiseCurve.hpp"
-#include "fluid/Polygon.hpp"
-#include "fluid/SmoothCurve.hpp"
+#include "fluid/geometry/PiecewiseCurve.hpp"
+#include "fluid/geometry/Polygon.hpp"
+#include "fluid/geometry/SmoothCurve.hpp"
 #include "integrators/Composition.hpp"
 #include "lie/SE2.hpp"
 

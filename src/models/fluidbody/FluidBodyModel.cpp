@@ -10,7 +10,7 @@
 
 #include "core/Error.hpp"
 #include "fluid/BoundaryFluid.hpp"
-#include "fluid/ConfigurationChecks.hpp"
+#include "fluid/geometry/ConfigurationChecks.hpp"
 #include "fluid/IsolatedAddedMass.hpp"
 #include "models/fluidbody/Distances.hpp"
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <sstream>
 
-#include "fluid/ConfigurationChecks.hpp"
+#include "fluid/geometry/ConfigurationChecks.hpp"
 #include "fluid/PointVortexFluid.hpp"
-#include "fluid/Shapes.hpp"
+#include "fluid/geometry/Shapes.hpp"
 #include "io/RunConfig.hpp"
 #include "io/TextFile.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "fluid/BoundaryFluid.hpp"
-#include "fluid/Polygon.hpp"
+#include "fluid/geometry/Polygon.hpp"
 #include "io/Deck.hpp"
 #include "io/Schema.hpp"
 #include "models/fluidbody/FluidBodyConfig.hpp"

@@ -1,0 +1,322 @@
+// The augmented boundary system (docs/fluidbody.md): dense LU (on several ranks: rows
+// assembled in slabs, gathered, factored redundantly), else GMRES on a MatShell over row slabs with
+// the body self-block inverses as block-Jacobi preconditioner.
+#include "fluid/solve/BoundarySystem.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/Error.hpp"
+#include "core/LogEvents.hpp"
+#include "fluid/solve/PetscThrow.hpp"
+
+namespace kirchhoff::fluid {
+
+BoundarySystem::BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
+                         const std::vector<Eigen::MatrixXd>& selfBlocks, PanelSolver solver,
+                         int directMax, const std::string& prefix,
+                         DirectFactorization factorization, InterBodyApply fast)
+    : layout_(layout), comm_(comm), fast_(std::move(fast)) {
+  MPI_Comm_size(comm, &ranks_);
+  size_ = layout.nodes + layout.bodies;
+  // Auto: several bodies refactor every evaluation, so GMRES (four solves, (FB-22a)) wins earlier:
+  // measured break-even near 350 unknowns (bench_fluidbody --evaluations).
+  const int limit = layout.bodies > 1 ? std::min(directMax, kSeveralBodiesDirectMax) : directMax;
+  direct_ = solver == PanelSolver::Direct || (solver == PanelSolver::Auto && size_ <= limit);
+  if (matrixFree()) {
+    if (solver == PanelSolver::Direct)
+      throw ConfigurationError("-" + prefix + "operator fast is matrix-free: it needs -" + prefix +
+                               "solver ksp or auto, not direct");
+    direct_ = false;
+    // Whole bodies per rank: augmented rows from the first node of bodyBegin to the constraint of bodyEnd - 1.
+    rowBegin_ = layout.offset[fast_.bodyBegin] + fast_.bodyBegin;
+    rowEnd_ = layout.offset[fast_.bodyEnd] + fast_.bodyEnd;
+  } else if (ranks_ == 1) {
+    rowBegin_ = 0;
+    rowEnd_ = size_;
+  } else {
+    // Row slabs on both paths: assembly (and the gradient) are split over the ranks.
+    PetscInt local = PETSC_DECIDE, global = size_;
+    KIRCHHOFF_PETSC_THROW(PetscSplitOwnership(comm, &local, &global));
+    int n = static_cast<int>(local), end = 0;
+    MPI_Scan(&n, &end, 1, MPI_INT, MPI_SUM, comm);
+    rowBegin_ = end - n;
+    rowEnd_ = end;
+  }
+  // Panels of the owned rows (constraint rows are not panels).
+  panelBegin_ = layout.nodes;
+  panelEnd_ = 0;
+  for (int p = 0; p < layout.nodes; ++p) {
+    const int r = panelIndex(p);
+    if (r >= rowBegin_ && r < rowEnd_) {
+      panelBegin_ = std::min(panelBegin_, p);
+      panelEnd_ = std::max(panelEnd_, p + 1);
+    }
+  }
+  if (panelEnd_ <= panelBegin_) panelBegin_ = panelEnd_ = 0;
+
+  if (!matrixFree()) rows_ = RowMatrix::Zero(rowEnd_ - rowBegin_, size_);
+  for (int j = 0; j < layout.bodies && !matrixFree(); ++j) {
+    const int first = panelIndex(layout.offset[j]), nb = layout.bodySize(j) + 1;
+    for (int r = std::max(first, rowBegin_); r < std::min(first + nb, rowEnd_); ++r)
+      rows_.row(r - rowBegin_).segment(first, nb) = selfBlocks[j].row(r - first);
+  }
+  if (direct_) {
+    if (ranks_ > 1 && layout.bodies > 1 && factorization != DirectFactorization::Redundant)
+      distributed_ = std::make_unique<DistributedLU>(comm, size_, rowBegin_, rowEnd_, factorization);
+    if (layout.bodies == 1) {
+      // Constant matrix: its explicit inverse turns every solve into one matrix product (faster
+      // than two triangular solves with the few right-hand sides of an evaluation).
+      factor();
+      ScopedEvent ev(Phase::PanelFactor);
+      inverse_ = lu_.inverse();
+    }
+  } else {
+    for (int j = 0; j < layout.bodies; ++j) {
+      const int first = panelIndex(layout.offset[j]), nb = layout.bodySize(j) + 1;
+      if (first < rowEnd_ && first + nb > rowBegin_) {
+        blockBody_.push_back(j);
+        blockLu_.emplace_back(selfBlocks[j]);
+        if (matrixFree()) block_.push_back(selfBlocks[j]);
+      }
+    }
+    setupKsp(prefix);
+  }
+}
+
+BoundarySystem::~BoundarySystem() {
+  // Destructors must not throw: PETSc errors here are ignored on purpose (nothing to recover).
+  if (ksp_) (void)KSPDestroy(&ksp_);
+  if (A_) (void)MatDestroy(&A_);
+  if (x_) (void)VecDestroy(&x_);
+  if (b_) (void)VecDestroy(&b_);
+  if (full_) (void)VecDestroy(&full_);
+  if (toAll_) (void)VecScatterDestroy(&toAll_);
+}
+
+void BoundarySystem::setupKsp(const std::string& prefix) {
+  const PetscInt local = rowEnd_ - rowBegin_;
+  KIRCHHOFF_PETSC_THROW(VecCreateMPI(comm_, local, size_, &b_));
+  KIRCHHOFF_PETSC_THROW(VecDuplicate(b_, &x_));
+  KIRCHHOFF_PETSC_THROW(VecScatterCreateToAll(b_, &toAll_, &full_));
+  KIRCHHOFF_PETSC_THROW(MatCreateShell(comm_, local, local, size_, size_, this, &A_));
+  KIRCHHOFF_PETSC_THROW(MatShellSetOperation(A_, MATOP_MULT, (void (*)(void))shellMult));
+  KIRCHHOFF_PETSC_THROW(
+      MatShellSetOperation(A_, MATOP_MULT_TRANSPOSE, (void (*)(void))shellMultTranspose));
+  KIRCHHOFF_PETSC_THROW(KSPCreate(comm_, &ksp_));
+  KIRCHHOFF_PETSC_THROW(KSPSetOptionsPrefix(ksp_, prefix.c_str()));
+  KIRCHHOFF_PETSC_THROW(KSPSetOperators(ksp_, A_, A_));
+  KIRCHHOFF_PETSC_THROW(KSPSetType(ksp_, KSPGMRES));
+  KIRCHHOFF_PETSC_THROW(KSPGMRESSetCGSRefinementType(ksp_, KSP_GMRES_CGS_REFINE_IFNEEDED));
+  // Tight default: the adjoint gradient is exact only to the solve tolerance.
+  KIRCHHOFF_PETSC_THROW(KSPSetTolerances(ksp_, 1e-14, 1e-300, PETSC_DEFAULT, 10000));
+  PC pc;
+  KIRCHHOFF_PETSC_THROW(KSPGetPC(ksp_, &pc));
+  KIRCHHOFF_PETSC_THROW(PCSetType(pc, PCSHELL));
+  KIRCHHOFF_PETSC_THROW(PCShellSetContext(pc, this));
+  KIRCHHOFF_PETSC_THROW(PCShellSetApply(pc, shellPC));
+  KIRCHHOFF_PETSC_THROW(PCShellSetApplyTranspose(pc, shellPCTranspose));
+  KIRCHHOFF_PETSC_THROW(PCShellSetName(pc, "body-block LU"));
+  KIRCHHOFF_PETSC_THROW(KSPSetFromOptions(ksp_));
+}
+
+void BoundarySystem::factor() {
+  ScopedEvent ev(Phase::PanelFactor);
+  if (distributed_) return distributed_->factor(rows_);
+  if (ranks_ == 1) {
+    lu_.compute(rows_);
+    return;
+  }
+  // Every rank gathers all row slabs (row-major, so each slab is contiguous) and factors the same
+  // matrix with the same code: the factors, and every solution, are bitwise the same on all ranks.
+  std::vector<int> counts(static_cast<std::size_t>(ranks_)), displs(static_cast<std::size_t>(ranks_));
+  const int mine = static_cast<int>(rows_.size());
+  MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
+  for (int r = 1; r < ranks_; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  gathered_.resize(size_, size_);
+  MPI_Allgatherv(rows_.data(), mine, MPI_DOUBLE, gathered_.data(), counts.data(), displs.data(),
+                 MPI_DOUBLE, comm_);
+  lu_.compute(gathered_);
+}
+
+void BoundarySystem::update() {
+  if (direct_ && layout_.bodies > 1) factor();
+}
+
+void BoundarySystem::setWarmStart(bool on) {
+  warmStart_ = on;
+  if (!on) guesses_.clear();
+}
+
+Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose, int slot) const {
+  ScopedEvent ev(Phase::PanelSolve);
+  if (direct_) {
+    lastIterations_ = 0;
+    if (layout_.bodies == 1) return transpose ? Eigen::MatrixXd(inverse_.transpose() * rhs) : Eigen::MatrixXd(inverse_ * rhs);
+    if (distributed_) return distributed_->solve(rhs, transpose);
+    if (transpose) return lu_.transpose().solve(rhs);
+    return lu_.solve(rhs);
+  }
+  Eigen::MatrixXd out(size_, rhs.cols());
+  const int local = rowEnd_ - rowBegin_;
+  lastIterations_ = 0;
+  const bool warm = warmStart_ && slot >= 0;
+  if (warm && guesses_.size() <= static_cast<std::size_t>(slot)) guesses_.resize(static_cast<std::size_t>(slot) + 1);
+  Slot* memory = warm ? &guesses_[static_cast<std::size_t>(slot)] : nullptr;
+  if (memory && (memory->x.rows() != size_ || memory->x.cols() != rhs.cols())) memory = nullptr;
+  for (int k = 0; k < rhs.cols(); ++k) {
+    // A zero right-hand side has the zero solution (and would make any guess "diverge" against |b| = 0).
+    if (rhs.col(k).squaredNorm() == 0.0) {
+      out.col(k).setZero();
+      continue;
+    }
+    // The last solution of the slot is a good start only if the right-hand side moved by less than half
+    // of itself (FB-47a): else its initial residual exceeds |b| and a zero start converges sooner.
+    const bool guess = memory && (rhs.col(k) - memory->b.col(k)).norm() <= 0.5 * rhs.col(k).norm();
+    KIRCHHOFF_PETSC_THROW(KSPSetInitialGuessNonzero(ksp_, guess ? PETSC_TRUE : PETSC_FALSE));
+    PetscScalar* bl = nullptr;
+    KIRCHHOFF_PETSC_THROW(VecGetArray(b_, &bl));
+    for (int i = 0; i < local; ++i) bl[i] = rhs(rowBegin_ + i, k);
+    KIRCHHOFF_PETSC_THROW(VecRestoreArray(b_, &bl));
+    if (guess) {
+      PetscScalar* xl = nullptr;
+      KIRCHHOFF_PETSC_THROW(VecGetArray(x_, &xl));
+      for (int i = 0; i < local; ++i) xl[i] = memory->x(rowBegin_ + i, k);
+      KIRCHHOFF_PETSC_THROW(VecRestoreArray(x_, &xl));
+    }
+    if (transpose)
+      KIRCHHOFF_PETSC_THROW(KSPSolveTranspose(ksp_, b_, x_));
+    else
+      KIRCHHOFF_PETSC_THROW(KSPSolve(ksp_, b_, x_));
+    KSPConvergedReason reason;
+    KIRCHHOFF_PETSC_THROW(KSPGetConvergedReason(ksp_, &reason));
+    if (reason < 0) {
+      std::ostringstream os;
+      os << "panel KSP did not converge (" << KSPConvergedReasons[reason] << ") on right-hand side "
+         << k << (transpose ? " of the adjoint solve" : "");
+      throw NumericalError(os.str());
+    }
+    PetscInt its = 0;
+    KIRCHHOFF_PETSC_THROW(KSPGetIterationNumber(ksp_, &its));
+    lastIterations_ = std::max(lastIterations_, static_cast<int>(its));
+    totalIterations_ += its;
+    KIRCHHOFF_PETSC_THROW(VecScatterBegin(toAll_, x_, full_, INSERT_VALUES, SCATTER_FORWARD));
+    KIRCHHOFF_PETSC_THROW(VecScatterEnd(toAll_, x_, full_, INSERT_VALUES, SCATTER_FORWARD));
+    const PetscScalar* xf = nullptr;
+    KIRCHHOFF_PETSC_THROW(VecGetArrayRead(full_, &xf));
+    for (int i = 0; i < size_; ++i) out(i, k) = xf[i];
+    KIRCHHOFF_PETSC_THROW(VecRestoreArrayRead(full_, &xf));
+  }
+  if (warm) guesses_[static_cast<std::size_t>(slot)] = Slot{rhs, out};
+  return out;
+}
+
+PetscErrorCode BoundarySystem::multFast(const PetscScalar* x, PetscScalar* y, bool transpose) const {
+  // (FB-46): owned self-blocks (whole bodies) plus the matrix-free inter-body part on the node rows.
+  // Forward: x is the gathered vector (all rows); transpose: x is the owned slab.
+  PetscFunctionBeginUser;
+  const int N = layout_.nodes, local = rowEnd_ - rowBegin_, base = transpose ? rowBegin_ : 0;
+  for (std::size_t k = 0; k < blockBody_.size(); ++k) {
+    const int first = panelIndex(layout_.offset[blockBody_[k]]), nb = static_cast<int>(block_[k].rows());
+    Eigen::Map<const Eigen::VectorXd> r(x + first - base, nb);
+    Eigen::Map<Eigen::VectorXd>(y + first - rowBegin_, nb) =
+        transpose ? Eigen::VectorXd(block_[k].transpose() * r) : Eigen::VectorXd(block_[k] * r);
+  }
+  nodesIn_.setZero(N);
+  nodesOut_.setZero(N);
+  for (int p = 0; p < N; ++p) {
+    const int i = panelIndex(p) - base;
+    if (i >= 0 && i < (transpose ? local : size_)) nodesIn_[p] = x[i];
+  }
+  fast_.apply(nodesIn_, nodesOut_, transpose);
+  for (int p = layout_.offset[fast_.bodyBegin]; p < layout_.offset[fast_.bodyEnd]; ++p)
+    y[panelIndex(p) - rowBegin_] += nodesOut_[p];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BoundarySystem::shellMult(Mat A, Vec x, Vec y) {
+  BoundarySystem* s = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &s));
+  PetscCall(VecScatterBegin(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
+  const PetscScalar* xf = nullptr;
+  PetscScalar* yl = nullptr;
+  PetscCall(VecGetArrayRead(s->full_, &xf));
+  PetscCall(VecGetArray(y, &yl));
+  if (s->matrixFree()) {
+    PetscCall(s->multFast(xf, yl, false));
+  } else {
+    Eigen::Map<const Eigen::VectorXd> X(xf, s->size_);
+    Eigen::Map<Eigen::VectorXd> Y(yl, s->rowEnd_ - s->rowBegin_);
+    Y.noalias() = s->rows_ * X;
+  }
+  PetscCall(VecRestoreArray(y, &yl));
+  PetscCall(VecRestoreArrayRead(s->full_, &xf));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BoundarySystem::shellMultTranspose(Mat A, Vec x, Vec y) {
+  BoundarySystem* s = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(A, &s));
+  const PetscScalar* xl = nullptr;
+  PetscCall(VecGetArrayRead(x, &xl));
+  if (s->matrixFree()) {
+    PetscScalar* yl = nullptr;
+    PetscCall(VecGetArray(y, &yl));
+    PetscCall(s->multFast(xl, yl, true));
+    PetscCall(VecRestoreArray(y, &yl));
+    PetscCall(VecRestoreArrayRead(x, &xl));
+    PetscFunctionReturn(0);
+  }
+  Eigen::Map<const Eigen::VectorXd> X(xl, s->rowEnd_ - s->rowBegin_);
+  s->work_.noalias() = s->rows_.transpose() * X;
+  PetscCall(VecRestoreArrayRead(x, &xl));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, s->work_.data(), s->size_, MPI_DOUBLE, MPI_SUM, s->comm_));
+  PetscScalar* yl = nullptr;
+  PetscCall(VecGetArray(y, &yl));
+  for (int i = s->rowBegin_; i < s->rowEnd_; ++i) yl[i - s->rowBegin_] = s->work_[i];
+  PetscCall(VecRestoreArray(y, &yl));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BoundarySystem::applyBlocks(Vec x, Vec y, bool transpose) const {
+  PetscFunctionBeginUser;
+  PetscCall(VecScatterBegin(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
+  const PetscScalar* xf = nullptr;
+  PetscScalar* yl = nullptr;
+  PetscCall(VecGetArrayRead(full_, &xf));
+  PetscCall(VecGetArray(y, &yl));
+  for (std::size_t k = 0; k < blockBody_.size(); ++k) {
+    const int j = blockBody_[k];
+    const int first = panelIndex(layout_.offset[j]), nb = layout_.bodySize(j) + 1;
+    Eigen::Map<const Eigen::VectorXd> r(xf + first, nb);
+    const Eigen::VectorXd z = transpose ? Eigen::VectorXd(blockLu_[k].transpose().solve(r))
+                                        : Eigen::VectorXd(blockLu_[k].solve(r));
+    for (int i = std::max(first, rowBegin_); i < std::min(first + nb, rowEnd_); ++i)
+      yl[i - rowBegin_] = z[i - first];
+  }
+  PetscCall(VecRestoreArray(y, &yl));
+  PetscCall(VecRestoreArrayRead(full_, &xf));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BoundarySystem::shellPC(PC pc, Vec x, Vec y) {
+  BoundarySystem* s = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &s));
+  PetscCall(s->applyBlocks(x, y, false));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BoundarySystem::shellPCTranspose(PC pc, Vec x, Vec y) {
+  BoundarySystem* s = nullptr;
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &s));
+  PetscCall(s->applyBlocks(x, y, true));
+  PetscFunctionReturn(0);
+}
+
+}  // namespace kirchhoff::fluid

@@ -1,0 +1,134 @@
+// The augmented boundary system of docs/fluidbody.md (any discretization): for every body j,
+//   sum_q M_pq sigma_q + mu_j = b_p (p on body j),   sum_{q on j} w_q sigma_q = 0,
+// (zero net source per body), solved by dense LU (small N; on several ranks redundantly, after the
+// distributed assembly) or distributed GMRES preconditioned by the exact inverses of the body
+// self-blocks (PCSHELL), prefix -<prefix>.
+#pragma once
+
+#include <petscksp.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "fluid/solve/DistributedLU.hpp"
+#include "fluid/discretization/NodeLayout.hpp"
+
+namespace kirchhoff::fluid {
+
+/// Largest N + n solved by dense LU under Auto when there are several bodies (-panel_direct_max is
+/// the limit for one body, whose matrix is inverted once).
+constexpr int kSeveralBodiesDirectMax = 384;
+
+/// How the panel system is solved. Auto: dense LU (Eigen, partial pivoting) when N + n <= directMax,
+/// else KSP. On several ranks the rows are assembled in slabs either way; the direct path gathers
+/// them and every rank factors the whole matrix (like PCREDUNDANT: the O(N^2) assembly and gradient
+/// are split, the O(N^3) factorization is not), unless DirectFactorization Scalapack or Mumps
+/// factors one distributed LU (DistributedLU). A single body's matrix is constant in its frame, so
+/// the direct path then inverts it once for the whole run.
+enum class PanelSolver { Auto, Direct, Ksp };
+
+/// Row-major dense block: assembly writes and the matrix-vector products run along rows.
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Matrix-free inter-body part of M (docs/fluidbody.md (FB-46)): `apply(x, y, false)` writes the owned node
+/// rows of M_inter x (x: all nodes); `apply(u, y, true)` returns the complete M_inter^T u (u read on the
+/// owned rows). The rows are distributed by whole bodies [bodyBegin, bodyEnd).
+struct InterBodyApply {
+  std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&, bool)> apply;
+  int bodyBegin = 0, bodyEnd = 0;
+};
+
+class BoundarySystem {
+ public:
+  /// `selfBlocks[j]`: the constant augmented self-block of body j, (N_j + 1)^2, rows and
+  /// columns [panels of j, multiplier of j].
+  BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
+              const std::vector<Eigen::MatrixXd>& selfBlocks, PanelSolver solver, int directMax,
+              const std::string& prefix,
+              DirectFactorization factorization = DirectFactorization::Redundant,
+              InterBodyApply fast = {});
+  ~BoundarySystem();
+  BoundarySystem(const BoundarySystem&) = delete;
+  BoundarySystem& operator=(const BoundarySystem&) = delete;
+
+  /// Augmented index of node p, and of the multiplier / constraint of body j.
+  int panelIndex(int p) const { return p + layout_.body[p]; }
+  int constraintIndex(int j) const { return layout_.offset[j + 1] + j; }
+  int size() const { return size_; }
+  /// Owned augmented rows [rowBegin, rowEnd) and the nodes they hold [panelBegin, panelEnd).
+  int rowBegin() const { return rowBegin_; }
+  int rowEnd() const { return rowEnd_; }
+  int panelBegin() const { return panelBegin_; }
+  int panelEnd() const { return panelEnd_; }
+  /// The owned rows (column-major, all columns). Self-blocks are filled at construction; the
+  /// caller overwrites the inter-body entries of its panel rows, then calls update().
+  RowMatrix& rows() { return rows_; }
+  const RowMatrix& rows() const { return rows_; }
+  /// Refactors (direct path, several bodies); nothing to do for KSP or a single body.
+  void update();
+  /// Solves A X = R (or A^T X = R), R and X replicated, size() x k. Collective. With warm starts
+  /// on, a `slot` >= 0 names a family of right-hand sides: the KSP path starts from the solution
+  /// the slot returned last (if it has k columns), and keeps this one (FB-47a).
+  Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs, bool transpose = false, int slot = -1) const;
+  /// KSP path: initial guesses from the last solution of the same slot (off: zero guesses).
+  void setWarmStart(bool on);
+  /// Drops the remembered solutions: the next solve of every slot starts from zero.
+  void forgetGuesses() { guesses_.clear(); }
+  bool warmStart() const { return warmStart_; }
+
+  bool direct() const { return direct_; }
+  /// True when the direct path factors distributed (several ranks and bodies, not redundant).
+  bool distributedFactor() const { return distributed_ != nullptr; }
+  /// Matrix-free path: no rows_ (only the owned self-blocks), KSP only.
+  bool matrixFree() const { return static_cast<bool>(fast_.apply); }
+  /// Largest KSP iteration count of the last solve() (0 on the direct path).
+  int lastIterations() const { return lastIterations_; }
+  /// KSP iterations of all solves so far (0 on the direct path).
+  long totalIterations() const { return totalIterations_; }
+  MPI_Comm comm() const { return comm_; }
+
+ private:
+  static PetscErrorCode shellMult(Mat A, Vec x, Vec y);
+  static PetscErrorCode shellMultTranspose(Mat A, Vec x, Vec y);
+  static PetscErrorCode shellPC(PC pc, Vec x, Vec y);
+  static PetscErrorCode shellPCTranspose(PC pc, Vec x, Vec y);
+  PetscErrorCode applyBlocks(Vec x, Vec y, bool transpose) const;
+  PetscErrorCode multFast(const PetscScalar* x, PetscScalar* y, bool transpose) const;
+  void setupKsp(const std::string& prefix);
+  /// LU of the whole matrix (direct path): of rows_ on one rank, of the gathered slabs on several.
+  void factor();
+
+  NodeLayout layout_;
+  MPI_Comm comm_;
+  int ranks_ = 1;
+  int size_ = 0, rowBegin_ = 0, rowEnd_ = 0, panelBegin_ = 0, panelEnd_ = 0;
+  bool direct_ = true;
+  RowMatrix rows_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;            // direct path
+  Eigen::MatrixXd inverse_;                            // direct path, one body
+  RowMatrix gathered_;                                 // direct path, several ranks: all rows
+  std::unique_ptr<DistributedLU> distributed_;         // direct path, several ranks and bodies
+  std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> blockLu_;  // KSP preconditioner (local bodies)
+  std::vector<int> blockBody_;
+  std::vector<Eigen::MatrixXd> block_;                 // matrix-free path: the owned augmented self-blocks
+  InterBodyApply fast_;
+  mutable Eigen::VectorXd nodesIn_, nodesOut_;
+  mutable int lastIterations_ = 0;
+  mutable long totalIterations_ = 0;
+  bool warmStart_ = false;
+  struct Slot {
+    Eigen::MatrixXd b, x;  ///< last right-hand sides of a slot and their solutions (warm starts)
+  };
+  mutable std::vector<Slot> guesses_;
+  Mat A_ = nullptr;
+  KSP ksp_ = nullptr;
+  Vec x_ = nullptr, b_ = nullptr, full_ = nullptr;
+  VecScatter toAll_ = nullptr;
+  mutable Eigen::VectorXd work_;
+};
+
+}  // namespace kirchhoff::fluid
