@@ -6,9 +6,14 @@ cell centres around the first disk, then vortices of +-0.01 on a lattice of spac
 disk centre, 0.2 from the first four).
 
   input/generate_body_grid.py --bodies 1024 [--vortices 4] [--spacing 2] [--edges 32] > deck.yaml
+
+With --speed V every disk starts at speed V in a direction drawn from Python's random.Random(--seed)
+(a free suspension whose disks collide: docs/fluidbody.md "Contact"); --contact-distance and
+--restitution write the deck's contact section.
 """
 import argparse
 import math
+import random
 
 
 def configuration(n, vortices, spacing, edges):
@@ -46,6 +51,15 @@ def main():
     ap.add_argument("--petsc-options", default="", help="the deck's petsc_options")
     ap.add_argument("--discretization", default="panel", help="fluid.discretization (default panel: "
                     "the benchmarks' 32-edge polygons)")
+    ap.add_argument("--speed", type=float, default=0.0, help="initial speed of every disk (default 0: at rest)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the random directions (with --speed)")
+    ap.add_argument("--contact-distance", type=float, help="contact.distance (default: the code's, 1e-3 of the disk diameter)")
+    ap.add_argument("--restitution", type=float, help="contact.restitution (default: the code's, 1)")
+    ap.add_argument("--contact-energy", choices=["discrete", "contact_point"], help="contact.energy")
+    ap.add_argument("--dt", type=float, default=0.01, help="time.dt")
+    ap.add_argument("--checkpoint-interval", type=int, default=10)
+    ap.add_argument("--progress-interval", type=int, default=1)
+    ap.add_argument("--snapshot-interval", type=int, default=0)
     a = ap.parse_args()
     if a.bodies < 1 or a.spacing <= 1.0:
         ap.error("--bodies must be >= 1 and --spacing > 1 (disks of radius 0.5 must not touch)")
@@ -53,15 +67,27 @@ def main():
     out = [f"# {a.bodies} disks (radius 0.5, {a.edges} edges) on a grid of spacing {a.spacing:g}, {len(vort)} vortices",
            f"# written by input/generate_body_grid.py --bodies {a.bodies} --vortices {a.vortices} --spacing {a.spacing:g} --edges {a.edges}",
            "model: fluidbody",
-           "time:", "  dt: 0.01", f"  end_time: {a.end_time:g}",
-           "output:", "  log_interval: 1", "  checkpoint_interval: 10", "  progress_interval: 1"]
+           "time:", f"  dt: {a.dt:g}", f"  end_time: {a.end_time:g}",
+           "output:", "  log_interval: 1", f"  checkpoint_interval: {a.checkpoint_interval}",
+           f"  progress_interval: {a.progress_interval}"]
+    if a.snapshot_interval > 0:
+        out.append(f"  snapshot_interval: {a.snapshot_interval}")
     out += ["fluid:", f"  discretization: {a.discretization}"]
+    contact = [f"  {k}: {v}" for k, v in (("distance", a.contact_distance), ("restitution", a.restitution),
+                                          ("energy", a.contact_energy)) if v is not None]
+    if contact:
+        out += ["contact:"] + contact
     if a.petsc_options:
         out.append(f"petsc_options: \"{a.petsc_options}\"")
     out.append("bodies:")
+    rng = random.Random(a.seed)
     for j, (x, y) in enumerate(centres):
-        out.append(f"  - {{name: disk{j}, shape: {{type: circle, radius: 0.5, edges: {a.edges}}}, density: 1.0, "
-                   f"pose: {{position: [{x:.17g}, {y:.17g}]}}}}")
+        line = (f"  - {{name: disk{j}, shape: {{type: circle, radius: 0.5, edges: {a.edges}}}, density: 1.0, "
+                f"pose: {{position: [{x:.17g}, {y:.17g}]}}")
+        if a.speed > 0.0:
+            phi = 2.0 * math.pi * rng.random()
+            line += f", velocity: {{linear: [{a.speed * math.cos(phi):.17g}, {a.speed * math.sin(phi):.17g}]}}"
+        out.append(line + "}")
     if vort:
         out.append("vortices:")
         for (x, y), k in vort:

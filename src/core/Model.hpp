@@ -31,7 +31,9 @@ class Model {
   /// and rebuilds caches. Must not change the state values.
   virtual void restore(State& s) = 0;
   /// Advances the fields of `s` from step k to k+1. Throws NumericalError on failure and then
-  /// leaves `s` unchanged. The loop advances s.step and s.time afterwards.
+  /// leaves `s` unchanged; NumericalError(..., checkpointState = true) is a stop the model knows to
+  /// be physical or a resolution limit, and the loop writes a checkpoint of the unchanged state k.
+  /// The loop advances s.step and s.time afterwards.
   virtual StepReport step(State& s) = 0;
   /// Names of the invariant-log columns after `step` and `time` (fixed for a run).
   virtual std::vector<std::string> invariantNames() const = 0;

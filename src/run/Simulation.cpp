@@ -415,8 +415,13 @@ class Loop {
     StepReport rep;
     std::string err;
     int code = 0;
+    bool keep = false;  // a stop the model raised on the unchanged, valid state k: checkpoint it
     try {
       rep = model_->step(state_);
+    } catch (const NumericalError& e) {
+      err = e.what();
+      code = e.exitCode();
+      keep = e.checkpointState();
     } catch (const Error& e) {
       err = e.what();
       code = e.exitCode();
@@ -424,9 +429,17 @@ class Loop {
       err = std::string("internal error: ") + e.what();
       code = kExitNumerical;
     }
-    if (Agreed a = agree(comm_, !err.empty(), code, false, err); a.failed)
-      return failure(a.code, "step " + std::to_string(state_.step + 1) + " failed: " + a.message +
-                                 keptCheckpointText());
+    if (Agreed a = agree(comm_, !err.empty(), code, keep, err); a.failed) {
+      const std::string at = "step " + std::to_string(state_.step + 1) + " failed: " + a.message;
+      if (!a.checkpointState) return failure(a.code, at + keptCheckpointText());
+      std::string path;
+      try {
+        path = checkpoint();
+      } catch (const Error& e) {
+        return outputFailure("the checkpoint of step " + std::to_string(state_.step), e);
+      }
+      return failure(a.code, at + "; checkpoint of step " + std::to_string(state_.step) + " written: " + path);
+    }
     state_.step += 1;
     state_.time = static_cast<double>(state_.step) * cfg_.dt;
     const std::string bad = nonFiniteField();

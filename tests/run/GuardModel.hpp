@@ -28,6 +28,7 @@ inline const std::vector<std::string>& guardFaults() {
       "nan_invariant",  // the state at step k is finite but invariant 'energy' is NaN
       "step_throws",    // step k throws NumericalError (what DelSolver does when SNES diverges)
       "step_internal",  // step k throws a plain std::runtime_error (a bug, not a numerical error)
+      "step_stops",     // step k throws NumericalError(checkpointState = true) on the unchanged state k - 1
       "physical_stop",  // check() at step k throws NumericalError(checkpointState = true)
       "nan_initial",    // the initial state holds a NaN in w[0] (the invariants stay finite)
   };
@@ -69,6 +70,8 @@ class GuardModel : public Model {
       if (fault_ == "step_throws")
         throw NumericalError("SNES (-del_) did not converge: DIVERGED_FNORM_NAN after 3 iterations");
       if (fault_ == "step_internal") throw std::runtime_error("guard model bug");
+      if (fault_ == "step_stops")
+        throw NumericalError("the fluid's error estimate 2e-08 exceeds its tolerance 1e-08", s.step, true);
     }
     const double c = std::cos(dt_), sn = std::sin(dt_);
     const double q = s["q"][0], p = s["p"][0];

@@ -118,6 +118,23 @@ TEST(Guards, PhysicalStopCheckpointsThatStep) {
   expectCleanState(s);
 }
 
+// A step that stops on its valid start state (the fluid cannot resolve the step, or an impact the
+// contact law cannot resolve: docs/fluidbody.md "Contact") leaves state 8 unchanged: the run writes
+// a checkpoint of step 8 and exits 1 naming step 9.
+TEST(Guards, StepStopCheckpointsTheStateItStartedFrom) {
+  const std::string out = freshOutdir("step_stops");
+  const run::RunResult r = runGuard(guardDeck("step_stops", 9), out);
+  EXPECT_EQ(r.exitCode, kExitNumerical);
+  EXPECT_EQ(r.step, 8);
+  EXPECT_TRUE(contains(r.message, "step 9 failed: the fluid's error estimate 2e-08 exceeds its tolerance")) << r.message;
+  EXPECT_TRUE(contains(r.message, "checkpoint of step 8 written: ")) << r.message;
+  const std::string ck = newestCheckpoint(out);
+  EXPECT_TRUE(contains(ck, checkpointName(8))) << ck;
+  const State s = readGuardCheckpoint(ck);
+  EXPECT_EQ(s.step, 8);
+  expectCleanState(s);
+}
+
 // A NaN in the initial state (e.g. from a deck value that overflows in the set-up) that no
 // invariant shows is refused before anything is written: exit 1, the message says "initial
 // state" and names the field, no checkpoint exists (a NaN checkpoint 0 would be "kept" as good).

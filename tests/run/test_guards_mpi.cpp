@@ -101,3 +101,18 @@ TEST(GuardsMpi, NanInvariantOnOneRankStopsAll) {
   EXPECT_EQ(r.step, 3);
   EXPECT_TRUE(contains(r.message, "step 3: invariant 'energy' is not finite")) << r.message;
 }
+
+// A step that stops on its valid start state on the last rank only: every rank writes the
+// checkpoint of step 5 (collective) and stops with the same message.
+TEST(GuardsMpi, StepStopOnOneRankCheckpointsEverywhere) {
+  const std::string out = freshOutdir("mpi_step_stops");
+  const run::RunResult r = runGuard(guardDeck("step_stops", 6, lastRank()), out);
+  expectAgreed(r);
+  EXPECT_EQ(r.exitCode, kExitNumerical);
+  EXPECT_EQ(r.step, 5);
+  EXPECT_TRUE(contains(r.message, "step 6 failed: the fluid's error estimate")) << r.message;
+  EXPECT_TRUE(contains(r.message, "checkpoint of step 5 written")) << r.message;
+  const State s = readGuardCheckpoint(newestCheckpoint(out));
+  EXPECT_EQ(s.step, 5);
+  expectCleanState(s);
+}

@@ -42,6 +42,18 @@ struct VortexConfig {
   double circulation = 0.0;  ///< K_i, counter-clockwise positive
 };
 
+/// Which energy an impact keeps (or loses as prescribed): the discrete energy E_d of the sub-steps on
+/// either side (FB-85, Fetecau et al. 2003), or the energy H at the contact point (FB-85b).
+enum class EnergyCondition { Discrete, ContactPoint };
+
+/// The deck section `contact` (docs/fluidbody.md "Contact"): the impact law or none.
+struct ContactConfig {
+  bool impacts = true;       ///< contact.law: impact; false: none (the run stops at an overlap)
+  double restitution = 1.0;  ///< e in [0, 1] (FB-85)
+  double distance = 0.0;     ///< delta > 0 of the contact set (FB-80); 0: 1e-3 of the smallest body size
+  EnergyCondition energy = EnergyCondition::Discrete;
+};
+
 struct FluidBodyConfig {
   double dt = 0.0;
   /// One step = the composition (docs/composition.md (CM-1)) of DEL steps of sizes gamma_i dt.
@@ -55,6 +67,7 @@ struct FluidBodyConfig {
   std::vector<VortexConfig> vortices;
   /// Stop when a vortex comes closer to a body than this many panel lengths (or bodies touch).
   double minDistancePanels = 1.0;
+  ContactConfig contact;
 };
 
 }  // namespace kirchhoff::fluidbody

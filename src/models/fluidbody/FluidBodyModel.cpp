@@ -1,6 +1,6 @@
 // fluidbody state (q_k, p_k, q_k-1 for the predictor), the DEL step with one retry from the
-// zero-order predictor (or a composition of DEL steps, docs/composition.md (CM-1)), and the
-// invariants logged every step.
+// zero-order predictor (or a composition of DEL steps, docs/composition.md (CM-1), or the collision
+// integrator, docs/fluidbody.md (FB-82)), the fluid's refinement between steps (FB-87), the invariants.
 #include "models/fluidbody/FluidBodyModel.hpp"
 
 #include <algorithm>
@@ -40,7 +40,33 @@ integrators::JacobianMode defaultJacobian(const FluidBodyConfig& c) {
                                                                   : integrators::JacobianMode::Lagged;
 }
 
+/// "1.5e-03": a number in a message.
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+// Restores the Lagrangian's step h (and the solver's scale 1) when a composed step or an impact's
+// sub-step ends, also by an exception.
+struct TimeStepGuard {
+  MidpointLagrangian& ld;
+  integrators::ScaledLagrangian& scaled;
+  double h;
+  ~TimeStepGuard() {
+    ld.setTimeStep(h);
+    scaled.setScale(1.0);
+  }
+};
+
 }  // namespace
+
+ContactGeometry contactGeometry(const FluidBodyConfig& c) {
+  std::vector<ContactShape> shapes;
+  for (const auto& b : c.bodies)
+    shapes.emplace_back(b.shape, c.discretization == fluid::DiscretizationKind::Nystrom ? b.curve : std::nullopt);
+  return ContactGeometry(std::move(shapes));
+}
 
 Eigen::Vector3d discreteMomentumMap(const Eigen::VectorXd& q, const Eigen::VectorXd& p, int n,
                                     const std::vector<double>& K, double rho) {
@@ -62,10 +88,23 @@ Eigen::Vector3d discreteMomentumMap(const Eigen::VectorXd& q, const Eigen::Vecto
 FluidBodyModel::FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid> fluid,
                                MPI_Comm comm)
     : cfg_(std::move(cfg)), fluid_(std::move(fluid)),
-      lagrangian_(*fluid_, masses(cfg_), circulations(cfg_), cfg_.fluidDensity, cfg_.dt),
-      solver_(comm, lagrangian_, "del_", defaultJacobian(cfg_)), n_(static_cast<int>(cfg_.bodies.size())),
+      lagrangian_(*fluid_, masses(cfg_), circulations(cfg_), cfg_.fluidDensity, cfg_.dt), scaled_(lagrangian_),
+      solver_(comm, scaled_, "del_", defaultJacobian(cfg_)), n_(static_cast<int>(cfg_.bodies.size())),
       m_(static_cast<int>(cfg_.vortices.size())) {
-  for (const auto& b : cfg_.bodies) shapes_.push_back(b.shape);
+  for (const auto& b : cfg_.bodies) {
+    shapes_.push_back(b.shape);
+    reach_.push_back(outlineRadius(b.shape));
+  }
+  if (n_ >= 2) {
+    geometry_ = std::make_unique<ContactGeometry>(contactGeometry(cfg_));
+    std::vector<std::string> names;
+    for (const auto& b : cfg_.bodies) names.push_back(b.name);
+    // A configuration built without the deck reader may leave the distance to its default (FB-80).
+    if (!(cfg_.contact.distance > 0.0)) cfg_.contact.distance = geometry_->defaultDistance();
+    if (cfg_.contact.impacts)
+      impact_ = std::make_unique<ImpactStep>(*geometry_, ContactLaw{cfg_.contact.distance, cfg_.contact.restitution, cfg_.contact.energy},
+                                             names, cfg_.dt);
+  }
   // The preconditioner blocks of newton_krylov (FB-29a): each body's added mass alone, once.
   if (const auto* bf = dynamic_cast<const fluid::BoundaryFluid*>(fluid_.get()))
     lagrangian_.setIsolatedAddedMass(fluid::isolatedAddedMass(bf->discretization(), bf->fluidDensity()));
@@ -87,6 +126,10 @@ State FluidBodyModel::initialState() {
     Xi.segment<2>(3 * j + 1) = b.bodyVelocity();
   }
   for (int i = 0; i < m_; ++i) q.segment<2>(3 * n_ + 2 * i) = cfg_.vortices[static_cast<std::size_t>(i)].position;
+  if (n_ > 0) {  // the fluid resolves the initial configuration (FB-87)
+    const Configuration c = lagrangian_.configuration(q);
+    fluid_->refineFor(c.poses, c.vortices, 0.0);
+  }
   const Eigen::VectorXd p = lagrangian_.legendre(q, Xi);
   // q_-1 = q_0 - h q_dot_0 seeds the extrapolating predictor of the first step.
   const auto u = lagrangian_.vortexVelocities(Xi);
@@ -107,6 +150,7 @@ State FluidBodyModel::initialState() {
   s.add("jacobian_correction", std::vector<double>(static_cast<std::size_t>(lagged ? d * d : 0), 0.0))
       .resizable = true;
   s.add("jacobian_correction_valid", {0.0});
+  if (contactState()) s.add("contact", {0.0, 0.0});  // impacts so far, E_d they took (FB-85)
   return s;
 }
 
@@ -119,6 +163,9 @@ void FluidBodyModel::restore(State& s) {
       throw CheckpointError(std::string("checkpoint field '") + f + "' does not match the deck (" +
                             std::to_string(n_) + " bodies, " + std::to_string(m_) + " vortices)");
   }
+  if (contactState() && (!s.find("contact") || s["contact"].size() != 2))
+    throw CheckpointError("checkpoint field 'contact' is missing or does not hold (impacts, energy loss): the "
+                          "checkpoint was written without contact.law impact");
   // A correction written by another -del_jacobian mode: the lagged mode refreshes it at the next step,
   // the others do not keep it.
   std::vector<double>& E = s["jacobian_correction"];
@@ -149,16 +196,124 @@ integrators::DelResult FluidBodyModel::delSolve(const Eigen::VectorXd& q, const 
   return r;
 }
 
-namespace {
+integrators::DelResult FluidBodyModel::subStep(const Eigen::VectorXd& q, const Eigen::VectorXd& p, double s,
+                                               Eigen::VectorXd& q1, Eigen::VectorXd& p1, Eigen::MatrixXd& E,
+                                               bool refresh) {
+  if (s == 1.0) return delSolve(q, p, q1, p1, E, refresh);
+  // (FB-85): the step s dt on s L_d (the same solution, the residual at the full step's scale), from the
+  // step's Jacobian remainder scaled alike (its O(1) part scales with s); the step's own E stays as it is.
+  const TimeStepGuard guard{lagrangian_, scaled_, cfg_.dt};
+  lagrangian_.setTimeStep(s * cfg_.dt);
+  scaled_.setScale(s);
+  Eigen::MatrixXd Es = E.size() ? Eigen::MatrixXd(s * E) : Eigen::MatrixXd();
+  Eigen::VectorXd ps;
+  const integrators::DelResult r = delSolve(q, s * p, q1, ps, Es, false);
+  p1 = ps / s;
+  return r;
+}
 
-// Restores the Lagrangian's step h when a composed step ends, also by an exception.
-struct TimeStepGuard {
-  MidpointLagrangian& ld;
-  double h;
-  ~TimeStepGuard() { ld.setTimeStep(h); }
-};
+double FluidBodyModel::largestMotion(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const {
+  double d = 0.0;
+  for (int j = 0; j < n_; ++j)
+    d = std::max(d, (q1.segment<2>(3 * j + 1) - q0.segment<2>(3 * j + 1)).norm() +
+                        reach_[static_cast<std::size_t>(j)] * std::abs(q1[3 * j] - q0[3 * j]));
+  for (int i = 0; i < m_; ++i) d = std::max(d, (q1.segment<2>(3 * n_ + 2 * i) - q0.segment<2>(3 * n_ + 2 * i)).norm());
+  return d;
+}
 
-}  // namespace
+bool FluidBodyModel::refine(const Eigen::VectorXd& q, double margin, std::int64_t step) {
+  if (n_ == 0) return false;
+  const Configuration c = lagrangian_.configuration(q);
+  try {
+    return fluid_->refineFor(c.poses, c.vortices, margin);
+  } catch (const NumericalError& e) {
+    throw NumericalError(e.what(), step, true);  // state k is valid: stop with its checkpoint
+  }
+}
+
+void FluidBodyModel::checkResolution(std::int64_t step) const {
+  if (n_ == 0) return;
+  const fluid::Resolution r = fluid_->resolution();
+  if (!(r.tolerance > 0.0) || !(r.errorEstimate > r.tolerance)) return;
+  std::string where;
+  if (r.gapBodies[0] >= 0)
+    where = "; closest bodies '" + cfg_.bodies[static_cast<std::size_t>(r.gapBodies[0])].name + "' and '" +
+            cfg_.bodies[static_cast<std::size_t>(r.gapBodies[1])].name + "' at gap " + num(r.minGap);
+  if (r.vortexBody[0] >= 0)
+    where += "; vortex " + std::to_string(r.vortexBody[0]) + " at " + num(r.minVortexDistance) + " from '" +
+             cfg_.bodies[static_cast<std::size_t>(r.vortexBody[1])].name + "'";
+  throw NumericalError("the fluid's error estimate " + num(r.errorEstimate) + " exceeds its tolerance " +
+                           num(r.tolerance) + " (" + std::to_string(r.unknowns) + " unknowns" + where + ")",
+                       step, true);
+}
+
+FluidBodyModel::Advance FluidBodyModel::composed(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
+                                                 const Eigen::VectorXd& qprev, Eigen::MatrixXd& E) {
+  // The composition (docs/composition.md (CM-1)): DEL steps of sizes gamma_i dt, each from the
+  // linear extrapolation of the last two points (q_previous is one whole step dt back); the
+  // lagged Jacobian remainder is refreshed at every sub-step (it belongs to its h).
+  const TimeStepGuard guard{lagrangian_, scaled_, cfg_.dt};
+  Advance a;
+  Eigen::VectorXd qa = q, pa = p, qb = qprev;
+  double hPrev = cfg_.dt;
+  for (const double g : integrators::compositionCoefficients(cfg_.composition)) {
+    const double h = g * cfg_.dt;
+    lagrangian_.setTimeStep(h);
+    a.q1 = qa + (h / hPrev) * (qa - qb);
+    const integrators::DelResult ri = delSolve(qa, pa, a.q1, a.p1, E, true);
+    a.solver.iterations += ri.iterations;
+    a.solver.functionEvaluations += ri.functionEvaluations;
+    a.solver.residualNorm = std::max(a.solver.residualNorm, ri.residualNorm);
+    a.moved = std::max(a.moved, largestMotion(q, a.q1));
+    ++a.solves;
+    qb = qa;
+    qa = a.q1;
+    pa = a.p1;
+    hPrev = h;
+  }
+  a.solver.converged = true;
+  a.qPrevious = q;
+  return a;
+}
+
+FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
+                                                const Eigen::VectorXd& qprev, Eigen::MatrixXd& E, bool refresh,
+                                                std::int64_t step) {
+  if (cfg_.composition != integrators::Composition::None) return composed(q, p, qprev, E);
+  Advance a;
+  a.qPrevious = q;
+  if (!impact_) {
+    a.q1 = 2.0 * q - qprev;
+    a.solver = delSolve(q, p, a.q1, a.p1, E, refresh);
+    a.moved = largestMotion(q, a.q1);
+    a.solves = 1;
+    return a;
+  }
+  // (FB-82): the first solve is the plain step (bitwise today's); sub-steps scale the step's E.
+  SubStepper st;
+  st.solve = [&](const Eigen::VectorXd& q0, const Eigen::VectorXd& p0, double s, Eigen::VectorXd& q1,
+                 Eigen::VectorXd& p1) { return subStep(q0, p0, s, q1, p1, E, refresh); };
+  st.discreteEnergy = [&](const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, double s) {
+    const TimeStepGuard guard{lagrangian_, scaled_, cfg_.dt};
+    lagrangian_.setTimeStep(s * cfg_.dt);
+    return lagrangian_.discreteEnergy(q0, q1);
+  };
+  st.bodyVelocity = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& pp) { return lagrangian_.bodyVelocity(qq, pp); };
+  st.energy = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& pp) {
+    return lagrangian_.energy(lagrangian_.bodyVelocity(qq, pp));
+  };
+  ImpactStepResult r = impact_->step(q, p, 2.0 * q - qprev, step, st);
+  a.q1 = std::move(r.q1);
+  a.p1 = std::move(r.p1);
+  a.solver = r.solver;
+  a.solves = r.solves;
+  a.moved = largestMotion(q, a.q1);
+  for (const auto& v : r.visited) a.moved = std::max(a.moved, largestMotion(q, v));
+  // After an impact the predictor's q_previous lies one step dt behind q_k+1 on the last sub-step.
+  if (!r.impacts.empty()) a.qPrevious = a.q1 - (a.q1 - r.lastStart) / (1.0 - r.lastFraction);
+  a.impacts = std::move(r.impacts);
+  return a;
+}
 
 StepReport FluidBodyModel::step(State& s) {
   fluid_->forgetSolutions();  // a step depends on the state alone (restarts bitwise, (FB-47a))
@@ -171,41 +326,36 @@ StepReport FluidBodyModel::step(State& s) {
   if (s["jacobian_correction_valid"][0] != 0.0 && s["jacobian_correction"].size() == static_cast<std::size_t>(d) * d)
     E = Eigen::Map<const Eigen::MatrixXd>(s["jacobian_correction"].data(), d, d);
   const bool refresh = s.step % solver_.jacobianLag() == 0;
-  Eigen::VectorXd q1, p1;
-  integrators::DelResult r;
-  if (cfg_.composition == integrators::Composition::None) {
-    q1 = 2.0 * q - qprev;
-    r = delSolve(q, p, q1, p1, E, refresh);
-  } else {
-    // The composition (docs/composition.md (CM-1)): DEL steps of sizes gamma_i dt, each from the
-    // linear extrapolation of the last two points (q_previous is one whole step dt back); the
-    // lagged Jacobian remainder is refreshed at every sub-step (it belongs to its h).
-    const TimeStepGuard guard{lagrangian_, cfg_.dt};
-    Eigen::VectorXd qa = q, pa = p, qb = qprev;
-    double hPrev = cfg_.dt;
-    for (const double g : integrators::compositionCoefficients(cfg_.composition)) {
-      const double h = g * cfg_.dt;
-      lagrangian_.setTimeStep(h);
-      q1 = qa + (h / hPrev) * (qa - qb);
-      const integrators::DelResult ri = delSolve(qa, pa, q1, p1, E, true);
-      r.iterations += ri.iterations;
-      r.functionEvaluations += ri.functionEvaluations;
-      r.residualNorm = std::max(r.residualNorm, ri.residualNorm);
-      qb = qa;
-      qa = q1;
-      pa = p1;
-      hPrev = h;
-    }
-    r.converged = true;
+  // (FB-87): the fluid resolves every configuration within the margin of q_k; a step that went
+  // farther is solved again on the discretization refined for its reach.
+  const double margin = kMarginSafety * largestMotion(qprev, q);
+  refine(q, margin, s.step);
+  const Eigen::MatrixXd E0 = E;
+  Advance a = advance(q, p, qprev, E, refresh, s.step);
+  a.margin = margin;
+  if (a.moved > margin && refine(q, kMarginSafety * a.moved, s.step)) {
+    const double wider = kMarginSafety * a.moved;
+    fluid_->forgetSolutions();
+    E = E0;
+    a = advance(q, p, qprev, E, refresh, s.step);
+    a.margin = wider;
   }
-  s["q_previous"] = toStd(q);
-  s["q"] = toStd(q1);
-  s["p"] = toStd(p1);
+  checkResolution(s.step);
+  s["q_previous"] = toStd(a.qPrevious);
+  s["q"] = toStd(a.q1);
+  s["p"] = toStd(a.p1);
   if (solver_.mode() == integrators::JacobianMode::Lagged && E.rows() == d) {
     s["jacobian_correction"].assign(E.data(), E.data() + E.size());
-    s["jacobian_correction_valid"][0] = 1.0;
+    // An impact changes the velocities, and E with them: the next step refreshes it.
+    s["jacobian_correction_valid"][0] = a.impacts.empty() ? 1.0 : 0.0;
   }
-  return {r.iterations, r.residualNorm, r.functionEvaluations};
+  if (contactState())
+    for (const Impact& im : a.impacts) {
+      s["contact"][0] += 1.0;
+      s["contact"][1] += im.energyBefore - im.energyAfter;
+    }
+  last_ = std::move(a);
+  return {last_.solver.iterations, last_.solver.residualNorm, last_.solver.functionEvaluations};
 }
 
 std::vector<std::string> FluidBodyModel::invariantNames() const {
@@ -215,7 +365,8 @@ std::vector<std::string> FluidBodyModel::invariantNames() const {
   if (n_ > 0 && m_ > 0) n.push_back("min_body_vortex_distance");
   if (n_ > 1) n.push_back("min_body_body_distance");
   n.insert(n.end(), {"snes_iterations", "snes_function_evaluations", "residual_norm"});
-  if (n_ > 0) n.push_back("panel_krylov_iterations");
+  if (n_ > 0) n.insert(n.end(), {"panel_krylov_iterations", "fluid_unknowns", "fluid_error_estimate"});
+  if (contactState()) n.insert(n.end(), {"impacts", "impact_energy_loss"});
   return n;
 }
 
@@ -223,6 +374,7 @@ std::vector<double> FluidBodyModel::invariants(const State& s, const StepReport&
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p");
   const Eigen::VectorXd Xi = lagrangian_.bodyVelocity(q, p);
   const double H = lagrangian_.energy(Xi);
+  const fluid::Resolution res = n_ > 0 ? fluid_->resolution() : fluid::Resolution{};  // at q (the solve above)
   const auto& K = lagrangian_.circulations();
   const double rho = cfg_.fluidDensity;
   const Eigen::Vector3d J = discreteMomentumMap(q, p, n_, K, rho);
@@ -242,10 +394,14 @@ std::vector<double> FluidBodyModel::invariants(const State& s, const StepReport&
   std::vector<double> v = {H, J[0], J[1], J[2], C[0], C[1], C[2], ix, iy, ia, legendre};
   const Configuration c = lagrangian_.configuration(q);
   if (n_ > 0 && m_ > 0) v.push_back(minBodyVortexDistance(shapes_, c));
-  if (n_ > 1) v.push_back(minBodyBodyDistance(shapes_, c));
+  if (n_ > 1) {  // the gap phi of (FB-80): exact for circles and analytic curves
+    const PairGap g = geometry_->smallest(c.poses);
+    v.push_back(g.overlap ? 0.0 : g.gap);
+  }
   v.insert(v.end(), {static_cast<double>(last.iterations), static_cast<double>(last.evaluations),
                      last.residualNorm});
-  if (n_ > 0) v.push_back(static_cast<double>(krylov_));
+  if (n_ > 0) v.insert(v.end(), {static_cast<double>(krylov_), static_cast<double>(res.unknowns), res.errorEstimate});
+  if (contactState()) v.insert(v.end(), {s["contact"][0], s["contact"][1]});
   return v;
 }
 

@@ -10,7 +10,10 @@
 #include "fluid/BoundaryFluid.hpp"
 #include "fluid/Fluid.hpp"
 #include "integrators/DelSolver.hpp"
+#include "integrators/ScaledLagrangian.hpp"
+#include "models/fluidbody/ContactGeometry.hpp"
 #include "models/fluidbody/FluidBodyConfig.hpp"
+#include "models/fluidbody/ImpactStep.hpp"
 #include "models/fluidbody/MidpointLagrangian.hpp"
 
 namespace kirchhoff::fluidbody {
@@ -24,6 +27,13 @@ Eigen::Vector3d discreteMomentumMap(const Eigen::VectorXd& q, const Eigen::Vecto
 
 /// Bodies from which the DEL solve defaults to -del_jacobian newton_krylov (else lagged).
 constexpr int kNewtonKrylovBodies = 12;
+
+/// The contact shapes of the configuration's bodies: the analytic curves with nystrom, else the outlines.
+ContactGeometry contactGeometry(const FluidBodyConfig& c);
+
+/// The fluid's refinement margin (FB-87): this factor times the largest motion of a boundary point or a
+/// vortex over the last step, and again over a step that went farther.
+constexpr double kMarginSafety = 2.0;
 
 class FluidBodyModel : public Model {
  public:
@@ -42,16 +52,45 @@ class FluidBodyModel : public Model {
 
   MidpointLagrangian& lagrangian() { return lagrangian_; }
   fluid::Fluid& fluid() { return *fluid_; }
+  /// The impacts of the last step (FB-82), the DEL solves it took and the refinement margin it used (FB-87).
+  const std::vector<Impact>& lastImpacts() const { return last_.impacts; }
+  int lastStepSolves() const { return last_.solves; }
+  double lastMargin() const { return last_.margin; }
+  bool impactsEnabled() const { return static_cast<bool>(impact_); }
 
  private:
+  /// The end of one step and what it did.
+  struct Advance {
+    Eigen::VectorXd q1, p1, qPrevious;  // q_previous of the next step: one step dt behind q1 on the last sub-step
+    integrators::DelResult solver;
+    std::vector<Impact> impacts;
+    double moved = 0.0;  // largest motion from q_k over the configurations the step visited
+    double margin = 0.0;
+    int solves = 0;
+  };
   Eigen::VectorXd vec(const State& s, const char* name) const;
   /// One DEL solve from the predictor in q1, retried once from q (throws NumericalError).
   integrators::DelResult delSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
                                   Eigen::VectorXd& q1, Eigen::VectorXd& p1, Eigen::MatrixXd& E,
                                   bool refresh);
+  /// The DEL step of size s dt (s < 1: an impact's sub-step, on c L_d with c = s, (FB-85)).
+  integrators::DelResult subStep(const Eigen::VectorXd& q, const Eigen::VectorXd& p, double s,
+                                 Eigen::VectorXd& q1, Eigen::VectorXd& p1, Eigen::MatrixXd& E, bool refresh);
+  /// The step from (q, p): one DEL solve, the composition, or the collision integrator.
+  Advance advance(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& qprev,
+                  Eigen::MatrixXd& E, bool refresh, std::int64_t step);
+  Advance composed(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& qprev, Eigen::MatrixXd& E);
+  /// (FB-87): the largest displacement of a boundary point or vortex from q0 to q1.
+  double largestMotion(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const;
+  /// Fluid::refineFor at q; a refinement that cannot resolve stops the run with a checkpoint of `step`.
+  bool refine(const Eigen::VectorXd& q, double margin, std::int64_t step);
+  /// Stops (with a checkpoint of `step`) if the fluid's error estimate exceeds its tolerance.
+  void checkResolution(std::int64_t step) const;
+  bool contactState() const { return static_cast<bool>(impact_); }
   FluidBodyConfig cfg_;
   std::unique_ptr<fluid::Fluid> fluid_;
   MidpointLagrangian lagrangian_;
+  integrators::ScaledLagrangian scaled_;  // what the DEL solver sees: lagrangian_ times s in sub-steps
   integrators::DelSolver solver_;
   int n_, m_;
   long krylov_ = 0;  ///< panel KSP iterations of the last step (the log's panel_krylov_iterations)
@@ -63,6 +102,10 @@ class FluidBodyModel : public Model {
     ~KrylovCount() { out = fluid ? fluid->totalIterations() - start : 0; }
   };
   std::vector<fluid::Polygon> shapes_;
+  std::vector<double> reach_;  ///< outline radius per body (FB-87)
+  std::unique_ptr<ContactGeometry> geometry_;  ///< two or more bodies
+  std::unique_ptr<ImpactStep> impact_;         ///< contact.law impact, two or more bodies
+  Advance last_;
 };
 
 }  // namespace kirchhoff::fluidbody

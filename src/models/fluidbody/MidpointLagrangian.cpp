@@ -252,6 +252,14 @@ double MidpointLagrangian::energy(const Eigen::VectorXd& Xi) const {
   return H;
 }
 
+double MidpointLagrangian::discreteEnergy(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) {
+  // L_d = h L(midpoint, Xi_k, gamma_dot_k): the midpoint does not depend on h, the terms linear in the
+  // velocities (beta_gamma, W_B) are h-independent and 1/2 <K Xi, Xi> h ~ 1/h, so -dL_d/dh = H(midpoint, Xi_k).
+  const Midpoint mp = midpoint(q0, q1);
+  fluid_.setConfiguration(mp.config.poses, mp.config.vortices);
+  return energy(mp.Xi);
+}
+
 std::vector<lie::Vec2> MidpointLagrangian::vortexVelocities(const Eigen::VectorXd& Xi) const {
   return fluid_.vortexVelocities(Xi);
 }

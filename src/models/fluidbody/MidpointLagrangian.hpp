@@ -62,6 +62,9 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   Eigen::VectorXd bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p);
   /// H = 1/2 <(M + A) Xi, Xi> - W_G at q (fluid solved at q by the last call).
   double energy(const Eigen::VectorXd& Xi) const;
+  /// The discrete energy E_d = -dL_d/dh (FB-83): H at the midpoint configuration with the discrete
+  /// body velocity Xi_k (performs the fluid solve at the midpoint).
+  double discreteEnergy(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1);
   /// The Kirchhoff tensor M + A(g) of the last configuration.
   Eigen::MatrixXd kirchhoffTensor() const;
   /// Vortex velocities u(gamma_i) of the last configuration with body velocities Xi.

@@ -2,8 +2,9 @@
 // (shape, mass, pose, velocity); the model is built on the communicator the run loop gives.
 #include "setup/fluidbody/FluidBodySetup.hpp"
 
-#include <filesystem>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "fluid/geometry/ConfigurationChecks.hpp"
@@ -11,6 +12,7 @@
 #include "fluid/geometry/Shapes.hpp"
 #include "io/RunConfig.hpp"
 #include "io/TextFile.hpp"
+#include "models/fluidbody/ContactGeometry.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 #include "setup/fluidbody/FluidBodyTools.hpp"
 
@@ -51,6 +53,21 @@ void addFluidBodyKeys(io::Schema& s) {
   fl.real("min_distance_panels",
           "stop (exit 1, with a checkpoint) when a vortex comes closer to a body than this many "
           "panel lengths, or two bodies closer than one").def(1.0).nonnegative();
+  io::Section& ct = r.map("contact", "what happens when two bodies meet (docs/fluidbody.md \"Contact\")");
+  ct.enumeration("law", {"impact", "none"},
+                 "impact: two bodies bounce off each other when their gap reaches `distance` (a variational "
+                 "collision integrator: momentum maps exact, energy kept or lost as `restitution` says); none: "
+                 "the run stops (exit 1, with a checkpoint) when two bodies overlap").def("impact");
+  io::Section& ci = ct.variant("law", "impact");
+  ci.real("restitution", "coefficient of restitution e: 1 elastic, 0 plastic; an impact takes (1 - e^2) of the "
+          "kinetic energy of the normal motion, added mass included (FB-85)").def(1.0).min(0.0).max(1.0);
+  ci.real("distance", "contact distance delta: the gap between two boundaries at which they bounce (FB-80) "
+          "(default: 1e-3 of the smallest body size, the diameter of its smallest disk about its centroid); "
+          "bodies must start farther apart").positive();
+  ci.enumeration("energy", {"discrete", "contact_point"},
+                 "the energy an impact keeps (or loses as restitution prescribes): discrete = the discrete energy "
+                 "E_d of the sub-steps before and after it (FB-85, the variational collision integrator); "
+                 "contact_point = the energy H at the contact point (FB-85b)").def("discrete");
   io::Section& b = r.list("bodies", "rigid bodies (polygons); each needs density, or mass and inertia");
   b.string("name", "label used in messages").def("");
   io::Section& sh = b.map("shape", "the body outline in its own frame (centroid at the origin)", true);
@@ -241,6 +258,34 @@ fluid::GaussPanelOptions readGaussPanelOptions(const io::DeckNode& fluidNode, co
   return o;
 }
 
+/// contact.law, restitution and distance (default 1e-3 of the smallest body size); the bodies must start
+/// farther apart than the distance, and impacts do not compose (they split a step of the midpoint map).
+fluidbody::ContactConfig readContact(const io::DeckNode& root, const FluidBodyConfig& c) {
+  const io::DeckNode node = root.map("contact");
+  fluidbody::ContactConfig out;
+  out.impacts = node.string("law") == "impact";
+  if (!out.impacts || c.bodies.size() < 2) return out;
+  const fluidbody::ContactGeometry geometry = fluidbody::contactGeometry(c);
+  out.restitution = node.real("restitution");
+  out.energy = node.string("energy") == "contact_point" ? fluidbody::EnergyCondition::ContactPoint
+                                                        : fluidbody::EnergyCondition::Discrete;
+  out.distance = node.has("distance") ? node.real("distance") : geometry.defaultDistance();
+  if (c.composition != integrators::Composition::None)
+    root.map("scheme").fail("composition", "cannot be combined with contact.law impact (an impact splits a step of "
+                            "the midpoint map); set contact.law: none to compose a run of two or more bodies");
+  std::vector<lie::Pose> poses;
+  for (const auto& b : c.bodies) poses.push_back(b.pose);
+  const fluidbody::PairGap g = geometry.smallest(poses);
+  if (g.overlap || g.gap <= out.distance) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%.6g apart, not farther than the contact distance %.6g", g.gap, out.distance);
+    node.fail("distance", "bodies '" + c.bodies[static_cast<std::size_t>(g.a)].name + "' and '" +
+                              c.bodies[static_cast<std::size_t>(g.b)].name + "' start " +
+                              (g.overlap ? std::string("overlapping") : std::string(text)));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<fluid::Polygon> shapes(const FluidBodyConfig& c) {
@@ -300,6 +345,7 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
     const std::string problem = fluid::configurationProblem(shapes, poses, v, c.minDistancePanels);
     if (!problem.empty()) root.fail("bodies", problem);
   }
+  c.contact = readContact(root, c);
   if (c.vortices.empty() && c.bodies.empty())
     root.fail("", "nothing to simulate: give at least one vortex or body");
   return c;

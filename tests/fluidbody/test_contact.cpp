@@ -1,0 +1,225 @@
+// The contact law (docs/fluidbody.md "Contact", (FB-80)..(FB-86)): two disks head-on bounce with mirror
+// symmetry, exact momentum maps, their speeds back and the motion reversible; e < 1 loses exactly the
+// prescribed energy; an oblique impact of an ellipse and a disk spins the ellipse.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "ContactScene.hpp"
+
+using namespace kirchhoff;
+using namespace kirchhoff::fluidbody;
+using namespace kirchhoff::test;
+
+namespace {
+
+/// The head-on scene of these tests: disks of radius 0.5 (128 nodes, resolved to 1e-11 at gaps >= 0.1),
+/// gap 0.2 at +-0.1, contact distance 0.1, dt 0.01: one impact at step 51 (alpha 0.74), gap 0.2 again
+/// after step 100.
+constexpr int kNodes = 128;
+constexpr double kX = 0.6, kV = 0.1, kDelta = 0.1, kDt = 0.01;
+
+struct HeadOn {
+  std::unique_ptr<FluidBodyModel> model;
+  State s;
+  Record r;
+};
+
+HeadOn headOnRun(int steps, double e = 1.0, EnergyCondition energy = EnergyCondition::Discrete) {
+  FluidBodyConfig c = headOn(kDt, kNodes, kX, kV, kDelta, e);
+  c.contact.energy = energy;
+  HeadOn run{contactModel(c), {}, {}};
+  run.s = run.model->initialState();
+  test::advance(*run.model, run.s, steps, run.r);
+  return run;
+}
+
+std::vector<double> column(const HeadOn& run, const char* name) {
+  std::vector<double> v;
+  for (const auto& row : run.r.inv) v.push_back(row[test::column(*run.model, name)]);
+  return v;
+}
+
+int impactStep(const Record& r) {
+  for (std::size_t k = 0; k < r.impacts.size(); ++k)
+    if (!r.impacts[k].empty()) return static_cast<int>(k);
+  return -1;
+}
+
+/// |J(k) - J(0)| of the three momentum maps (FB-27), max over the run, relative to sum_j |p_y_j(0)|.
+double momentumError(const HeadOn& run) {
+  double scale = 0.0;
+  for (int j = 0; j < 2; ++j) scale += run.r.p[0].segment<2>(3 * j + 1).norm();
+  double err = 0.0;
+  for (const auto& row : run.r.inv)
+    for (int c : {1, 2, 3}) err = std::max(err, std::abs(row[static_cast<std::size_t>(c)] - run.r.inv[0][static_cast<std::size_t>(c)]) / scale);
+  return err;
+}
+
+/// The speed of the left disk when the gap passes `gap` again after the impact (linear in the gap
+/// between the two steps around it), from the inverse Legendre map.
+double speedAtGap(HeadOn& run, double gap) {
+  const auto g = column(run, "min_body_body_distance");
+  for (std::size_t k = static_cast<std::size_t>(impactStep(run.r)); k + 1 < g.size(); ++k)
+    if (g[k] < gap && g[k + 1] >= gap) {
+      auto speed = [&](std::size_t i) {
+        const Eigen::VectorXd Xi = run.model->lagrangian().bodyVelocity(run.r.q[i], run.r.p[i]);
+        return Xi.segment<2>(1).norm();
+      };
+      const double w = (gap - g[k]) / (g[k + 1] - g[k]);
+      return (1 - w) * speed(k) + w * speed(k + 1);
+    }
+  return NAN;
+}
+
+/// max |H - H0| / H0 before the impact step and after it.
+std::pair<double, double> energyErrors(const HeadOn& run) {
+  const auto H = column(run, "energy");
+  const int hit = impactStep(run.r);
+  double pre = 0, post = 0;
+  for (std::size_t k = 0; k < H.size(); ++k)
+    (static_cast<int>(k) < hit ? pre : post) =
+        std::max(static_cast<int>(k) < hit ? pre : post, std::abs(H[k] - H[0]) / H[0]);
+  return {pre, post};
+}
+
+}  // namespace
+
+TEST(Contact, DiscreteEnergyIsMinusTheStepDerivativeOfLd) {
+  // (FB-83): E_d = -dL_d/dh at fixed (q_k, q_k+1), by central differences in h.
+  HeadOn run = headOnRun(3);
+  MidpointLagrangian& L = run.model->lagrangian();
+  for (double h : {0.01, 0.003}) {
+    const double eps = 1e-6 * h;
+    L.setTimeStep(h + eps);
+    const double up = L.value(run.r.q[1], run.r.q[2]);
+    L.setTimeStep(h - eps);
+    const double down = L.value(run.r.q[1], run.r.q[2]);
+    L.setTimeStep(h);
+    const double Ed = L.discreteEnergy(run.r.q[1], run.r.q[2]);
+    EXPECT_NEAR(-(up - down) / (2 * eps), Ed, 1e-8 * std::abs(Ed)) << "h " << h;
+  }
+  L.setTimeStep(kDt);
+}
+
+TEST(Contact, HeadOnBounceIsMirrorSymmetricAndKeepsMomentumAndSpeed) {
+  HeadOn run = headOnRun(110);
+  const int hit = impactStep(run.r);
+  ASSERT_EQ(hit, 51);
+  int impacts = 0;
+  for (const auto& i : run.r.impacts) impacts += static_cast<int>(i.size());
+  EXPECT_EQ(impacts, 1);
+  EXPECT_EQ(column(run, "impacts").back(), 1.0);
+  const Impact& im = run.r.impacts[static_cast<std::size_t>(hit)][0];
+  std::printf("impact: alpha %.6f, gap - delta %.3e, E_d after - before %.3e, %d DEL solves (step %d)\n", im.fraction,
+              im.gap - kDelta, (im.energyAfter - im.energyBefore) / im.energyBefore, im.solves,
+              run.r.solves[static_cast<std::size_t>(hit)]);
+  EXPECT_NEAR(im.gap, kDelta, 1e-12);                                        // on the contact set (FB-82)
+  // (FB-85), e = 1, to the root tolerance 1e-12 (E_d + T_n) (measured 1.5e-12 E_d)
+  EXPECT_NEAR(im.energyAfter, im.energyBefore, 1e-12 * (im.energyBefore + im.normalEnergy));
+  // Mirror symmetry about x = 0: x_left = -x_right, the rest zero, to round-off.
+  double mirror = 0.0;
+  for (std::size_t k = 0; k < run.r.q.size(); ++k) {
+    const Eigen::VectorXd& q = run.r.q[k];
+    const Eigen::VectorXd& p = run.r.p[k];
+    mirror = std::max({mirror, std::abs(q[1] + q[4]), std::abs(q[2]), std::abs(q[5]), std::abs(q[0]), std::abs(q[3]),
+                       std::abs(p[1] + p[4]), std::abs(p[2]), std::abs(p[5]), std::abs(p[0]), std::abs(p[3])});
+  }
+  const double momentum = momentumError(run);
+  const auto [pre, post] = energyErrors(run);
+  const double v = speedAtGap(run, 2 * kX - 1.0);
+  std::printf("mirror %.3e, momentum maps %.3e, energy |dH/H| before %.3e after %.3e, speed at gap 0.2 %.12f (%.3e)\n",
+              mirror, momentum, pre, post, v, v / kV - 1);
+  EXPECT_LT(mirror, 1e-13);
+  EXPECT_LT(momentum, 1e-12);
+  EXPECT_LT(post, 3.0 * pre);  // no jump beyond the approach's energy error (measured 2.4)
+  EXPECT_NEAR(v, kV, 1e-6 * kV);  // measured 2.5e-7: the energy error of the approach
+}
+
+TEST(Contact, HeadOnBounceIsTimeReversible) {
+  // Through the impact and back: flip the momenta (and the predictor's direction), step as many times.
+  HeadOn run = headOnRun(90);
+  State& s = run.s;
+  const Eigen::VectorXd q = field(s, "q"), qprev = field(s, "q_previous");
+  Eigen::VectorXd p = -field(s, "p");
+  const Eigen::VectorXd back = 2.0 * q - qprev;
+  s["p"].assign(p.data(), p.data() + p.size());
+  s["q_previous"].assign(back.data(), back.data() + back.size());
+  Record rev;
+  test::advance(*run.model, s, 90, rev);
+  const double dq = (field(s, "q") - run.r.q[0]).norm(), dp = (field(s, "p") + run.r.p[0]).norm();
+  int impacts = 0;
+  for (const auto& i : rev.impacts) impacts += static_cast<int>(i.size());
+  std::printf("time reversal: |q - q0| %.3e, |p + p0| %.3e\n", dq, dp);
+  EXPECT_EQ(impacts, 1);
+  EXPECT_LT(dq, 1e-10);
+  EXPECT_LT(dp, 1e-10);
+}
+
+TEST(Contact, RestitutionLosesThePrescribedEnergy) {
+  // e = 0.5 head-on: the impact takes (1 - e^2) T_n of E_d (FB-85); for equal disks head-on the normal
+  // motion is all the motion, so far from the impact H = e^2 H0 and each speed is e v0 (to the scheme's
+  // energy error, ~1e-6).
+  const double e = 0.5;
+  HeadOn run = headOnRun(200, e);
+  const int hit = impactStep(run.r);
+  ASSERT_GT(hit, 0);
+  const Impact& im = run.r.impacts[static_cast<std::size_t>(hit)][0];
+  EXPECT_NEAR(im.energyBefore - im.energyAfter, (1 - e * e) * im.normalEnergy, 1e-12 * (im.energyBefore + im.normalEnergy));
+  const auto H = column(run, "energy");
+  const auto loss = column(run, "impact_energy_loss");
+  EXPECT_EQ(loss.back(), im.energyBefore - im.energyAfter);  // the log's impact_energy_loss
+  const double v = speedAtGap(run, 2 * kX - 1.0);
+  std::printf("e = 0.5: T_n / H0 %.9f, H after / H0 %.9f, (H + loss) / H0 - 1 %.3e, speed at gap 0.2 / v0 %.9f\n",
+              im.normalEnergy / H[0], H.back() / H[0], (H.back() + loss.back()) / H[0] - 1, v / kV);
+  EXPECT_NEAR(im.normalEnergy, H[0], 1e-5 * H[0]);
+  EXPECT_NEAR(H.back(), e * e * H[0], 1e-5 * H[0]);
+  EXPECT_NEAR(v, e * kV, 1e-5 * kV);
+}
+
+TEST(Contact, ContactPointEnergyKeepsHAtTheImpact) {
+  // (FB-85b): H(q~, p~+) = H(q~, p~-), one DEL solve for the impulse; the energy error after the impact
+  // is that of the approach (the head-on bounce is the approach's mirror image).
+  HeadOn run = headOnRun(110, 1.0, EnergyCondition::ContactPoint);
+  const int hit = impactStep(run.r);
+  ASSERT_EQ(hit, 51);
+  const Impact& im = run.r.impacts[static_cast<std::size_t>(hit)][0];
+  EXPECT_NEAR(im.energyAfter, im.energyBefore, 1e-13 * im.energyBefore);
+  EXPECT_EQ(im.solves, 1);
+  const auto [pre, post] = energyErrors(run);
+  const double v = speedAtGap(run, 2 * kX - 1.0);
+  std::printf("contact point: momentum %.3e, energy before %.3e after %.3e, speed %.3e\n", momentumError(run), pre, post,
+              v / kV - 1);
+  EXPECT_LT(momentumError(run), 1e-12);
+  EXPECT_LT(post, 1.1 * pre);
+  EXPECT_NEAR(v, kV, 1e-6 * kV);  // measured 5.2e-7
+}
+
+TEST(Contact, ObliqueImpactSpinsTheEllipse) {
+  // A disk (radius 0.4) hits an ellipse (0.6 x 0.3, turned by 0.3) at rest off its centre line: the
+  // impulse along grad phi (FB-81) sets the ellipse turning; the momentum maps stay exact through it.
+  FluidBodyConfig c;
+  c.dt = kDt;
+  c.discretization = fluid::DiscretizationKind::Nystrom;
+  c.bodies.push_back(contactBody("ellipse", fluid::ellipseCurve(0.6, 0.3), 192, lie::Vec2(0.0, 0.0), lie::Vec2(0.0, 0.0), 0.3));
+  c.bodies.push_back(contactBody("disk", fluid::circleCurve(0.4), 128, lie::Vec2(-1.0, 0.2), lie::Vec2(0.2, 0.0)));
+  c.contact.distance = 0.05;
+  HeadOn run{contactModel(c), {}, {}};
+  run.s = run.model->initialState();
+  test::advance(*run.model, run.s, 80, run.r);
+  const int hit = impactStep(run.r);
+  ASSERT_GT(hit, 0);
+  const Impact& im = run.r.impacts[static_cast<std::size_t>(hit)][0];
+  const Eigen::VectorXd Xi = run.model->lagrangian().bodyVelocity(run.r.q.back(), run.r.p.back());
+  const auto [pre, post] = energyErrors(run);
+  std::printf("oblique: step %d alpha %.4f, omega before %.3e after %.6f, momentum %.3e, E_d %.3e, energy %.3e / %.3e\n",
+              hit, im.fraction, run.model->lagrangian().bodyVelocity(run.r.q[static_cast<std::size_t>(hit - 1)],
+                                                                     run.r.p[static_cast<std::size_t>(hit - 1)])[0],
+              Xi[0], momentumError(run), (im.energyAfter - im.energyBefore) / im.energyBefore, pre, post);
+  EXPECT_NEAR(im.gap, 0.05, 1e-12);
+  EXPECT_NEAR(im.energyAfter, im.energyBefore, 1e-12 * (im.energyBefore + im.normalEnergy));
+  EXPECT_LT(momentumError(run), 1e-12);
+  EXPECT_GT(std::abs(Xi[0]), 0.1);  // the ellipse turns after the impact
+  EXPECT_LT(post, 3.0 * pre);
+}
