@@ -40,7 +40,11 @@ const std::map<std::string, Table>& logTables() {
         {"snes_iterations", {"1", "solver", "Newton (SNES) iterations of the DEL solve of the step", true}},
         {"snes_function_evaluations", {"1", "solver", "residual evaluations of the step (each one fluid solve)", true}},
         {"residual_norm", {"1", "solver", "final DEL residual norm |F| of the step"}},
-        {"panel_krylov_iterations", {"1", "solver", "KSP iterations of all panel solves of the step (0 on the direct path)", true}}}},
+        {"panel_krylov_iterations", {"1", "solver", "KSP iterations of all panel solves of the step (0 on the direct path)", true}},
+        {"fluid_unknowns", {"1", "solver", "unknowns of the fluid's boundary system at the logged configuration (Fluid::resolution, (FB-87))", true}},
+        {"fluid_error_estimate", {"1", "diagnostic", "the fluid's relative error estimate at the logged configuration (0: not estimated), (FB-87)"}},
+        {"impacts", {"1", "diagnostic", "impacts so far (contact.law impact, (FB-82))", true}},
+        {"impact_energy_loss", {"1", "diagnostic", "energy the impacts took so far, sum of (1 - e^2) T_n (FB-85); energy + this is conserved"}}}},
       {"top",
        {{"energy", {"1", "conserved", "heavy-top Hamiltonian h (HT-2)"}},
         {"f1", {"1", "conserved", "Casimir f1 = |Gamma|^2 (HT-3)"}},
@@ -116,6 +120,12 @@ std::string topCase(const Deck& deck) {
   return "";
 }
 
+/// A fluidbody deck whose impacts take energy (contact.law impact, restitution < 1, two bodies or more).
+bool inelasticImpacts(const Deck& deck) {
+  const DeckNode c = deck.root().map("contact");
+  return deck.root().list("bodies").size() > 1 && c.string("law") == "impact" && c.real("restitution") < 1.0;
+}
+
 }  // namespace
 
 Quantity logQuantity(const std::string& model, const std::string& name, const Deck* deck) {
@@ -138,6 +148,7 @@ Quantity logQuantity(const std::string& model, const std::string& name, const De
   Quantity q = fromEntry(name, *e);
   if (deck && model == "fluidbody" && (name == "impulse_x" || name == "impulse_y" || name == "angular_impulse"))
     q.kind = deck->root().list("bodies").empty() ? "conserved" : "diagnostic";
+  if (deck && model == "fluidbody" && name == "energy" && inelasticImpacts(*deck)) q.kind = "diagnostic";
   if (deck && model == "top" && (name == "kovalevskaya" || name == "Pi3"))
     q.kind = topCase(*deck) == (name == "Pi3" ? "lagrange" : "kovalevskaya") ? "conserved" : "diagnostic";
   return q;

@@ -49,11 +49,11 @@ TEST(ContactDeck, DefaultsAreElasticImpactsAtOneThousandthOfTheBodySize) {
   EXPECT_TRUE(c.contact.impacts);
   EXPECT_EQ(c.contact.restitution, 1.0);
   EXPECT_NEAR(c.contact.distance, 1e-3, 1e-15);  // the disks' diameter 1
-  EXPECT_EQ(c.contact.energy, fluidbody::EnergyCondition::Discrete);
-  const auto d = read(deck("contact: {distance: 0.05, restitution: 0.3, energy: contact_point}\n"));
+  EXPECT_EQ(c.contact.energy, fluidbody::EnergyCondition::ContactPoint);
+  const auto d = read(deck("contact: {distance: 0.05, restitution: 0.3, energy: discrete}\n"));
   EXPECT_EQ(d.contact.distance, 0.05);
   EXPECT_EQ(d.contact.restitution, 0.3);
-  EXPECT_EQ(d.contact.energy, fluidbody::EnergyCondition::ContactPoint);
+  EXPECT_EQ(d.contact.energy, fluidbody::EnergyCondition::Discrete);
   EXPECT_FALSE(read(deck("contact: {law: none}\n")).contact.impacts);
 }
 

@@ -51,7 +51,7 @@ struct ContactConfig {
   bool impacts = true;       ///< contact.law: impact; false: none (the run stops at an overlap)
   double restitution = 1.0;  ///< e in [0, 1] (FB-85)
   double distance = 0.0;     ///< delta > 0 of the contact set (FB-80); 0: 1e-3 of the smallest body size
-  EnergyCondition energy = EnergyCondition::Discrete;
+  EnergyCondition energy = EnergyCondition::ContactPoint;  ///< contact.energy (docs/fluidbody.md "Contact")
 };
 
 struct FluidBodyConfig {

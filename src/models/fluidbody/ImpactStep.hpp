@@ -19,7 +19,7 @@ namespace kirchhoff::fluidbody {
 struct ContactLaw {
   double distance = 0.0;     ///< delta > 0
   double restitution = 1.0;  ///< e in [0, 1]; 1: elastic
-  EnergyCondition energy = EnergyCondition::Discrete;
+  EnergyCondition energy = EnergyCondition::ContactPoint;
 };
 
 /// What the collision integrator needs from the time stepper.
