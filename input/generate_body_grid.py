@@ -14,6 +14,7 @@ With --speed V every disk starts at speed V in a direction drawn from Python's r
 import argparse
 import math
 import random
+import sys
 
 
 def configuration(n, vortices, spacing, edges):
@@ -64,8 +65,10 @@ def main():
     if a.bodies < 1 or a.spacing <= 1.0:
         ap.error("--bodies must be >= 1 and --spacing > 1 (disks of radius 0.5 must not touch)")
     centres, vort = configuration(a.bodies, a.vortices, a.spacing, a.edges)
-    out = [f"# {a.bodies} disks (radius 0.5, {a.edges} edges) on a grid of spacing {a.spacing:g}, {len(vort)} vortices",
-           f"# written by input/generate_body_grid.py --bodies {a.bodies} --vortices {a.vortices} --spacing {a.spacing:g} --edges {a.edges}",
+    written = " ".join(sys.argv[1:]) if len(sys.argv) > 1 else ""
+    out = [f"# {a.bodies} disks (radius 0.5, {a.edges} edges) on a grid of spacing {a.spacing:g}, {len(vort)} vortices"
+           + (f", speed {a.speed:g} in directions of seed {a.seed}" if a.speed > 0 else ""),
+           f"# written by input/generate_body_grid.py {written}",
            "model: fluidbody",
            "time:", f"  dt: {a.dt:g}", f"  end_time: {a.end_time:g}",
            "output:", "  log_interval: 1", f"  checkpoint_interval: {a.checkpoint_interval}",

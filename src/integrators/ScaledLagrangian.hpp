@@ -1,5 +1,5 @@
 // c L_d for a constant c > 0: the same DEL solutions (p' + D1 (c L_d) = c (p + D1 L_d) with p' = c p), used
-// for the sub-steps of size c h of an impact (docs/fluidbody.md (FB-85)): their residual keeps the full step's scale.
+// for the sub-steps of size c h of an impact (docs/fluidbody.md (FB-86)): their residual keeps the full step's scale.
 #pragma once
 
 #include <vector>

@@ -150,7 +150,7 @@ State FluidBodyModel::initialState() {
   s.add("jacobian_correction", std::vector<double>(static_cast<std::size_t>(lagged ? d * d : 0), 0.0))
       .resizable = true;
   s.add("jacobian_correction_valid", {0.0});
-  if (contactState()) s.add("contact", {0.0, 0.0});  // impacts so far, E_d they took (FB-85)
+  if (contactState()) s.add("contact", {0.0, 0.0});  // impacts so far, the energy they took (FB-85)
   return s;
 }
 
@@ -200,7 +200,7 @@ integrators::DelResult FluidBodyModel::subStep(const Eigen::VectorXd& q, const E
                                                Eigen::VectorXd& q1, Eigen::VectorXd& p1, Eigen::MatrixXd& E,
                                                bool refresh) {
   if (s == 1.0) return delSolve(q, p, q1, p1, E, refresh);
-  // (FB-85): the step s dt on s L_d (the same solution, the residual at the full step's scale), from the
+  // (FB-86): the step s dt on s L_d (the same solution, the residual at the full step's scale), from the
   // step's Jacobian remainder scaled alike (its O(1) part scales with s); the step's own E stays as it is.
   const TimeStepGuard guard{lagrangian_, scaled_, cfg_.dt};
   lagrangian_.setTimeStep(s * cfg_.dt);

@@ -92,7 +92,7 @@ double ImpactStep::margin(const Eigen::VectorXd& q, const std::vector<PairGap>& 
 
 ImpactStep::Solved ImpactStep::toContact(const Eigen::VectorXd& qa, const Eigen::VectorXd& pa, double r,
                                          const Eigen::VectorXd& q1, const std::vector<PairGap>& pairs,
-                                         ImpactStepResult& out) {
+                                         ImpactStepResult& out, std::int64_t step) {
   // The root of phi(q~(s)) = delta over s in (0, r], q~(s) the DEL sub-step of size s h from (qa, pa).
   const double start = margin(qa, pairs);
   Solved at{r, q1, {}};
@@ -100,15 +100,19 @@ ImpactStep::Solved ImpactStep::toContact(const Eigen::VectorXd& qa, const Eigen:
   if (start > 0.0) {
     Illinois it{0.0, start, r, margin(q1, pairs)};
     const double tol = 1e-12 * law_.distance;
-    for (int k = 0; k < kMaxRootIterations; ++k) {
+    bool found = false;
+    for (int k = 0; k < kMaxRootIterations && !found; ++k) {
       const double x = it.next();
       at.s = x;
       at.q = qa + (x / r) * (q1 - qa);
       solve(qa, pa, x, at.q, at.p, out);
       const double f = margin(at.q, pairs);
       it.update(x, f);
-      if (std::abs(f) <= tol || it.hi - it.lo <= 1e-14) break;
+      found = std::abs(f) <= tol || it.hi - it.lo <= 1e-14;
     }
+    if (!found)
+      throw NumericalError(pairName(pairs.front()) + ": the contact time was not found in " +
+                               std::to_string(kMaxRootIterations) + " sub-steps; reduce time.dt", step, true);
     root = at.s;
   }
   // (FB-86): no sub-step shorter than kMinSubStep h (halves of the rest if it is shorter than two).
@@ -257,7 +261,7 @@ ImpactStepResult ImpactStep::step(const Eigen::VectorXd& q0, const Eigen::Vector
                                std::to_string(kMaxImpacts) + " impacts in one step: more simultaneous impacts "
                                "than the law resolves one after another; reduce time.dt", step, true);
     const double r = 1.0 - a0;
-    const Solved hit = toContact(qa, pa, r, out.q1, pairs, out);
+    const Solved hit = toContact(qa, pa, r, out.q1, pairs, out, step);
     // The pair that reached the contact set first: the smallest phi - delta at q~.
     const auto g = poses(hit.q);
     PairGap first = pairs.front();

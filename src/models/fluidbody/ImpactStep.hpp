@@ -88,7 +88,7 @@ class ImpactStep {
   double margin(const Eigen::VectorXd& q, const std::vector<PairGap>& pairs) const;
   /// (FB-82) first line: the sub-step s to the contact set, clamped by (FB-86).
   Solved toContact(const Eigen::VectorXd& qa, const Eigen::VectorXd& pa, double r, const Eigen::VectorXd& q1,
-                   const std::vector<PairGap>& pairs, ImpactStepResult& out);
+                   const std::vector<PairGap>& pairs, ImpactStepResult& out, std::int64_t step);
   /// grad phi at q~ and the normal motion (FB-84).
   struct Normal {
     PairGap at;

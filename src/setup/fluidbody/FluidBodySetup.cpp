@@ -55,8 +55,8 @@ void addFluidBodyKeys(io::Schema& s) {
           "panel lengths, or two bodies closer than one").def(1.0).nonnegative();
   io::Section& ct = r.map("contact", "what happens when two bodies meet (docs/fluidbody.md \"Contact\")");
   ct.enumeration("law", {"impact", "none"},
-                 "impact: two bodies bounce off each other when their gap reaches `distance` (a variational "
-                 "collision integrator: momentum maps exact, energy kept or lost as `restitution` says); none: "
+                 "impact: two bodies bounce off each other when their gap reaches `distance` (the collision "
+                 "integrator of (FB-82): momentum maps exact, energy kept or lost as `restitution` says); none: "
                  "the run stops (exit 1, with a checkpoint) when two bodies overlap").def("impact");
   io::Section& ci = ct.variant("law", "impact");
   ci.real("restitution", "coefficient of restitution e: 1 elastic, 0 plastic; an impact takes (1 - e^2) of the "
@@ -67,8 +67,8 @@ void addFluidBodyKeys(io::Schema& s) {
   ci.enumeration("energy", {"contact_point", "discrete"},
                  "the energy an impact keeps (or loses as restitution prescribes): contact_point = the energy H "
                  "at the contact point (FB-85b); discrete = the discrete energy E_d of the sub-steps before and "
-                 "after it (FB-85, the variational collision integrator: a symplectic step map, energy jumps "
-                 "~4x larger)").def("contact_point");
+                 "after it (FB-85, the variational collision integrator: a symplectic step map, larger energy "
+                 "jumps at impacts)").def("contact_point");
   io::Section& b = r.list("bodies", "rigid bodies (polygons); each needs density, or mass and inertia");
   b.string("name", "label used in messages").def("");
   io::Section& sh = b.map("shape", "the body outline in its own frame (centroid at the origin)", true);
