@@ -70,6 +70,11 @@ def row(axes, run, s, data, delta):
         ax.plot(s["vortices"][:, i, 0], s["vortices"][:, i, 1], "-", color=fc.vortex_colour(K), lw=0.6,
                 label="vortex" if i == 0 else None)
     ax.set_aspect("equal")
+    x0, x1 = ax.get_xlim()
+    y0, y1 = ax.get_ylim()
+    if y1 - y0 < 0.5 * (x1 - x0):  # a flat scene (head-on): room above and below
+        ym = 0.5 * (y0 + y1)
+        ax.set_ylim(ym - 0.25 * (x1 - x0), ym + 0.25 * (x1 - x0))
     ax.set_title(os.path.basename(os.path.normpath(run)), fontsize=10)
     ax.legend(fontsize=7, loc="best")
     ax = axes[1]

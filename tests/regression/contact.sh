@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.bash"
 DRIVER=kirchhoff-fluidbody
 sed -e 's/edges: 256/edges: 128/' -e 's/distance: 0.05/distance: 0.1/' -e 's/\[-2.0, 0.0\]/[-0.6, 0.0]/' \
-    -e 's/\[2.0, 0.0\]/[0.6, 0.0]/' -e 's/end_time: 30.0/end_time: 1.2/' -e 's/checkpoint_interval: 1000/checkpoint_interval: 10/' \
+    -e 's/\[2.0, 0.0\]/[0.6, 0.0]/' -e 's/end_time: 32.0/end_time: 1.2/' -e 's/checkpoint_interval: 1000/checkpoint_interval: 10/' \
     -e 's/progress_interval: 500/progress_interval: 0/' -e 's/snapshot_interval: 10/snapshot_interval: 0/' \
     "$SRC/input/fluidbody_contact_headon.yaml" > deck.yaml
 grep -q "distance: 0.1" deck.yaml && grep -q "\[0.6, 0.0\]" deck.yaml || fail "deck edit"

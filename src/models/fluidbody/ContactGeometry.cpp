@@ -57,7 +57,8 @@ PairGap circles(const fluid::SmoothCurve& A, const lie::Pose& ga, const fluid::S
 PairGap curves(const fluid::SmoothCurve& A, const lie::Pose& ga, const fluid::SmoothCurve& B, const lie::Pose& gb) {
   double s = 0.0, t = 0.0, best = INFINITY;
   std::vector<Vec2> zb(kCoarseSamples);
-  for (int j = 0; j < kCoarseSamples; ++j) zb[static_cast<std::size_t>(j)] = gb.apply(B.point(kTwoPi * j / kCoarseSamples));
+  for (int j = 0; j < kCoarseSamples; ++j)
+    zb[static_cast<std::size_t>(j)] = gb.apply(B.point(kTwoPi * j / kCoarseSamples));
   for (int i = 0; i < kCoarseSamples; ++i) {
     const Vec2 za = ga.apply(A.point(kTwoPi * i / kCoarseSamples));
     for (int j = 0; j < kCoarseSamples; ++j) {
@@ -135,11 +136,13 @@ bool samplesInside(const ContactShape& A, const lie::Pose& ga, const ContactShap
 
 }  // namespace
 
-ContactShape::ContactShape(fluid::Polygon o, std::optional<fluid::SmoothCurve> c) : outline(std::move(o)), curve(std::move(c)) {
+ContactShape::ContactShape(fluid::Polygon o, std::optional<fluid::SmoothCurve> c)
+    : outline(std::move(o)), curve(std::move(c)) {
   for (const auto& Z : outline.vertices) radius = std::max(radius, Z.norm());
   reach = radius;
   if (curve) {
-    for (int i = 0; i < 8 * kCoarseSamples; ++i) radius = std::max(radius, curve->point(kTwoPi * i / (8 * kCoarseSamples)).norm());
+    for (int i = 0; i < 8 * kCoarseSamples; ++i)
+      radius = std::max(radius, curve->point(kTwoPi * i / (8 * kCoarseSamples)).norm());
     reach = radius * (1.0 + 1e-3);  // the maximum between the samples
   }
 }
@@ -155,7 +158,8 @@ bool ContactShape::contains(const lie::Pose& g, const Vec2& z) const {
 
 PairGap pairGap(const ContactShape& A, const lie::Pose& ga, const ContactShape& B, const lie::Pose& gb) {
   PairGap p;
-  if (A.curve && B.curve && A.curve->kind == "circle" && B.curve->kind == "circle") return circles(*A.curve, ga, *B.curve, gb);
+  if (A.curve && B.curve && A.curve->kind == "circle" && B.curve->kind == "circle")
+    return circles(*A.curve, ga, *B.curve, gb);
   if (A.curve && B.curve) {
     p = curves(*A.curve, ga, *B.curve, gb);
     const Vec2 za = p.point - 0.5 * p.gap * p.normal, zb = p.point + 0.5 * p.gap * p.normal;
@@ -182,7 +186,8 @@ void addGapGradient(const PairGap& g, const lie::Pose& ga, const lie::Pose& gb, 
 }
 
 double ContactGeometry::bound(const std::vector<lie::Pose>& poses, int a, int b) const {
-  return (poses[static_cast<std::size_t>(a)].y - poses[static_cast<std::size_t>(b)].y).norm() - shape(a).reach - shape(b).reach;
+  const double d = (poses[static_cast<std::size_t>(a)].y - poses[static_cast<std::size_t>(b)].y).norm();
+  return d - shape(a).reach - shape(b).reach;
 }
 
 PairGap ContactGeometry::gap(const std::vector<lie::Pose>& poses, int a, int b) const {

@@ -101,9 +101,8 @@ FluidBodyModel::FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid
     for (const auto& b : cfg_.bodies) names.push_back(b.name);
     // A configuration built without the deck reader may leave the distance to its default (FB-80).
     if (!(cfg_.contact.distance > 0.0)) cfg_.contact.distance = geometry_->defaultDistance();
-    if (cfg_.contact.impacts)
-      impact_ = std::make_unique<ImpactStep>(*geometry_, ContactLaw{cfg_.contact.distance, cfg_.contact.restitution, cfg_.contact.energy},
-                                             names, cfg_.dt);
+    const ContactLaw law{cfg_.contact.distance, cfg_.contact.restitution, cfg_.contact.energy};
+    if (cfg_.contact.impacts) impact_ = std::make_unique<ImpactStep>(*geometry_, law, names, cfg_.dt);
   }
   // The preconditioner blocks of newton_krylov (FB-29a): each body's added mass alone, once.
   if (const auto* bf = dynamic_cast<const fluid::BoundaryFluid*>(fluid_.get()))
@@ -298,7 +297,9 @@ FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const 
     lagrangian_.setTimeStep(s * cfg_.dt);
     return lagrangian_.discreteEnergy(q0, q1);
   };
-  st.bodyVelocity = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& pp) { return lagrangian_.bodyVelocity(qq, pp); };
+  st.bodyVelocity = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& pp) {
+    return lagrangian_.bodyVelocity(qq, pp);
+  };
   st.energy = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& pp) {
     return lagrangian_.energy(lagrangian_.bodyVelocity(qq, pp));
   };

@@ -79,7 +79,8 @@ class FluidBodyModel : public Model {
   /// The step from (q, p): one DEL solve, the composition, or the collision integrator.
   Advance advance(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& qprev,
                   Eigen::MatrixXd& E, bool refresh, std::int64_t step);
-  Advance composed(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& qprev, Eigen::MatrixXd& E);
+  Advance composed(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& qprev,
+                   Eigen::MatrixXd& E);
   /// (FB-87): the largest displacement of a boundary point or vortex from q0 to q1.
   double largestMotion(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const;
   /// Fluid::refineFor at q; a refinement that cannot resolve stops the run with a checkpoint of `step`.

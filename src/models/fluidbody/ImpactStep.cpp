@@ -269,8 +269,8 @@ ImpactStepResult ImpactStep::step(const Eigen::VectorXd& q0, const Eigen::Vector
     for (const PairGap& p : pairs)
       if (const double m = geometry_.gap(g, p.a, p.b).signedGap(); m < best) best = m, first = p;
     if (!std::isfinite(best))
-      throw NumericalError(pairName(first) + " overlap at the contact time: the impact law cannot resolve it; reduce time.dt",
-                           step, true);
+      throw NumericalError(pairName(first) + " overlap at the contact time: the impact law cannot resolve it; "
+                           "reduce time.dt", step, true);
     Eigen::VectorXd pPlus;
     Impact im = impulse(qa, hit, r, first, pPlus, out, step);
     im.fraction = a0 + hit.s;
