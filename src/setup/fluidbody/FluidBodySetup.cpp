@@ -279,7 +279,8 @@ fluidbody::ContactConfig readContact(const io::DeckNode& root, const FluidBodyCo
   const fluidbody::PairGap g = geometry.smallest(poses);
   if (g.overlap || g.gap <= out.distance) {
     char text[160];
-    std::snprintf(text, sizeof text, "%.6g apart, not farther than the contact distance %.6g", g.gap, out.distance);
+    std::snprintf(text, sizeof text, "%.6g apart, not farther than the contact distance %.6g (give a smaller "
+                  "contact.distance, or contact.law: none)", g.gap, out.distance);
     node.fail("distance", "bodies '" + c.bodies[static_cast<std::size_t>(g.a)].name + "' and '" +
                               c.bodies[static_cast<std::size_t>(g.b)].name + "' start " +
                               (g.overlap ? std::string("overlapping") : std::string(text)));
