@@ -115,7 +115,8 @@ std::string usage(const std::string& model,
   for (const auto& t : tools) u += "  " + t.first + std::string(t.first.size() < 20 ? 21 - t.first.size() : 1, ' ') + t.second + "\n";
   u += "\nexit codes: 0 finished, 1 numerical failure (last checkpoint kept), 64 usage error or\n"
        "            output folder in use, 65 bad deck, changed deck on restart, unreadable checkpoint\n"
-       "            or failed output (disk full), 75 stopped early (signal, wall clock, watchdog): requeue\n";
+       "            or failed output (disk full), 71 out of memory, 75 stopped early (signal, wall clock,\n"
+       "            watchdog): requeue\n";
   return u;
 }
 

@@ -11,7 +11,9 @@
 #include <optional>
 #include <sstream>
 
+#include "core/Collective.hpp"
 #include "core/Mpi.hpp"
+#include "core/PetscErrors.hpp"
 #include "core/Version.hpp"
 #include "io/OutputFolder.hpp"
 #include "io/DeckOverrides.hpp"
@@ -122,10 +124,15 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
   const io::Schema schema = driverSchema(driver);
   std::optional<ImmediateStop> setUp(std::in_place);  // deck reading and tools: nothing to save
   std::vector<std::string> notes;
-  const io::Deck deck = io::applyOverrides(io::Deck(readDeckText(cli.deck), cli.deck, schema), cli.sets, notes);
+  // Every set-up verdict is collective: an MPMD launch (or a node-local file) can give ranks
+  // different command lines and files, and an error on any rank must end every rank alike.
+  const std::string text = readDeckText(cli.deck);
+  const io::Deck deck = collectively(MPI_COMM_WORLD, [&] {
+    return io::applyOverrides(io::Deck(text, cli.deck, schema), cli.sets, notes);
+  });
   for (const auto& n : notes)
     if (worldRank() == 0) std::fprintf(stderr, "note: %s\n", n.c_str());
-  insertPetscOptions(deck, cli.petscArgs);
+  collectively(MPI_COMM_WORLD, [&] { insertPetscOptions(deck, cli.petscArgs); });
   if (!cli.tool.empty()) {
     for (const auto& t : driver.tools)
       if (t.flag == cli.tool) return t.run(deck, PETSC_COMM_WORLD, cli.outdir);
@@ -205,6 +212,7 @@ int main(int argc, char** argv, const Driver& driver) {
     MPI_Finalize();
     return kExitNumerical;
   }
+  recordPetscErrors();  // one line per error (the exception's), not a traceback on every rank
   installStopHandlers();
   try {
     code = runDeck(driver, cli, start);

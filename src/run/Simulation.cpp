@@ -15,8 +15,10 @@
 #include <tuple>
 #include <utility>
 
+#include "core/Collective.hpp"
 #include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
+#include "core/PetscOptionText.hpp"
 #include "core/Version.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/DeckChanges.hpp"
@@ -39,59 +41,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// An error seen on some ranks, made known to all: the lowest failing rank's message wins.
-struct Agreed {
-  bool failed = false;
-  int code = 0;
-  bool checkpointState = false;
-  std::string message;
-};
-
-Agreed agree(MPI_Comm comm, bool failed, int code, bool checkpointState, const std::string& msg) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  int mine = failed ? rank : size, first = size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  Agreed a;
-  if (first == size) return a;
-  a.failed = true;
-  int meta[3] = {code, checkpointState ? 1 : 0, static_cast<int>(msg.size())};
-  MPI_Bcast(meta, 3, MPI_INT, first, comm);
-  a.code = meta[0];
-  a.checkpointState = meta[1] != 0;
-  a.message.resize(static_cast<std::size_t>(meta[2]));
-  if (meta[2] > 0) {
-    if (rank == first) a.message = msg;
-    MPI_Bcast(a.message.data(), meta[2], MPI_CHAR, first, comm);
-  }
-  return a;
-}
-
-/// An exception as a message and exit code: ours keep theirs; file-system errors (a full disk,
-/// a read-only folder) are data errors (65) naming the path, not "internal errors".
-std::pair<std::string, int> describe(const std::exception& e) {
-  if (const auto* k = dynamic_cast<const Error*>(&e)) return {k->what(), k->exitCode()};
-  if (const auto* f = dynamic_cast<const fs::filesystem_error*>(&e)) {
-    std::string m = f->code() == std::errc::no_space_on_device ? "no space left on device" : f->code().message();
-    m += ": " + f->path1().string();
-    return {m, kExitData};
-  }
-  return {std::string("internal error: ") + e.what(), kExitNumerical};
-}
-
 bool anyRank(MPI_Comm comm, bool v) {
   int l = v ? 1 : 0, g = 0;
   MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_MAX, comm);
   return g != 0;
-}
-
-std::string allPetscOptions() {
-  char* opts = nullptr;
-  if (PetscOptionsGetAll(nullptr, &opts) != 0 || !opts) return "";
-  std::string s(opts);
-  PetscFree(opts);
-  return s;
 }
 
 class Loop {
@@ -178,7 +131,8 @@ class Loop {
 
  private:
   /// Runs `f` on rank 0 only; an exception there is thrown on every rank (as Error with its exit
-  /// code), so no rank waits in a collective for a rank that gave up (issue 17, item 1).
+  /// code), so no rank waits in a collective for a rank that gave up. A full disk is named as
+  /// such (a failed copy on a full tmpfs reports "Input/output error").
   template <class F>
   void onRoot(F&& f) {
     std::string err;
@@ -188,9 +142,10 @@ class Loop {
         f();
       } catch (const std::exception& e) {
         std::tie(err, code) = describe(e);
+        if (err.find("no space left") == std::string::npos) err += io::spaceHint(opt_.outdir);
       }
     }
-    if (Agreed a = agree(comm_, !err.empty(), code, false, err); a.failed) throw Error(a.message, a.code);
+    if (Verdict a = agree(comm_, !err.empty(), code, err); a.failed) throw Error(a.message, a.code);
   }
 
   /// The deck's output.stall_timeout (read before the full set-up; 0 disables the watchdog).
@@ -207,7 +162,7 @@ class Loop {
     cfg_ = io::readRunConfig(deck_);
     finalStep_ = opt_.steps >= 0 ? opt_.steps : cfg_.steps;
     maxWall_ = opt_.maxWall >= 0 ? opt_.maxWall : cfg_.maxWall;
-    model_ = driver_.make(deck_, comm_);
+    model_ = collectively(comm_, [&] { return driver_.make(deck_, comm_); });
     names_ = model_->invariantNames();
     monitored_ = model_->monitoredInvariant();
     for (std::size_t i = 0; i < names_.size(); ++i)
@@ -273,7 +228,7 @@ class Loop {
     const std::string bad = nonFiniteField();  // else checkpoint 0 would keep it as "good"
     // A non-finite initial state comes from the deck's values (overflow): name where they are.
     const std::string at = deck_.locate(driver_.initialKeys) + ": ";
-    if (Agreed a = agree(comm_, !bad.empty(), kExitNumerical, false, bad); a.failed)
+    if (Verdict a = agree(comm_, !bad.empty(), kExitNumerical, bad); a.failed)
       throw NumericalError(at + "the initial state: " + a.message);
     model_->check(state_);
     const auto inv = model_->invariants(state_, StepReport{});
@@ -424,13 +379,13 @@ class Loop {
       err = std::string("internal error: ") + e.what();
       code = kExitNumerical;
     }
-    if (Agreed a = agree(comm_, !err.empty(), code, false, err); a.failed)
+    if (Verdict a = agree(comm_, !err.empty(), code, err); a.failed)
       return failure(a.code, "step " + std::to_string(state_.step + 1) + " failed: " + a.message +
                                  keptCheckpointText());
     state_.step += 1;
     state_.time = static_cast<double>(state_.step) * cfg_.dt;
     const std::string bad = nonFiniteField();
-    if (Agreed a = agree(comm_, !bad.empty(), kExitNumerical, false, bad); a.failed) {
+    if (Verdict a = agree(comm_, !bad.empty(), kExitNumerical, bad); a.failed) {
       return failure(kExitNumerical, "step " + std::to_string(state_.step) + ": " + a.message +
                                          keptCheckpointText());
     }
@@ -494,10 +449,10 @@ class Loop {
       err = e.what();
       ck = e.checkpointState();
     }
-    Agreed a = agree(comm_, !err.empty(), kExitNumerical, ck, err);
+    Verdict a = agree(comm_, !err.empty(), kExitNumerical, err, ck ? 1 : 0);
     if (!a.failed) return std::nullopt;
     std::string where;
-    if (a.checkpointState) where = "; checkpoint written: " + checkpoint();
+    if (a.extra) where = "; checkpoint written: " + checkpoint();
     else where = keptCheckpointText();
     return failure(kExitNumerical, "step " + std::to_string(state_.step) + ": " + a.message + where);
   }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <sstream>
 
+#include "core/Collective.hpp"
 #include "fluid/geometry/ConfigurationChecks.hpp"
 #include "fluid/PointVortexFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
@@ -313,7 +314,8 @@ run::Driver fluidbodyDriver() {
   d.addKeys = addFluidBodyKeys;
   d.tools = fluidbodyTools();
   d.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
-    FluidBodyConfig c = readFluidBodyConfig(deck);
+    // Collective before the fluid's collectives: a vertex file can differ between nodes.
+    FluidBodyConfig c = collectively(comm, [&] { return readFluidBodyConfig(deck); });
     std::unique_ptr<fluid::Fluid> fluid;
     if (c.bodies.empty())
       fluid = std::make_unique<fluid::PointVortexFluid>(comm, c.fluidDensity);
