@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "io/NoFollow.hpp"
 
 namespace kirchhoff::io {
 
@@ -95,7 +96,9 @@ void OutdirLock::acquire(const std::string& outdir, std::string* staleWarning) {
   release();
   std::lock_guard<std::mutex> g(mutex_);
   path_ = outdir + "/.kirchhoff.lock";
-  const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // O_NOFOLLOW: a symbolic link planted as the lock file is refused, never written through.
+  if (const std::string why = linkProblem(path_); !why.empty()) throw UsageError(why);
+  const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0)
     throw UsageError("cannot write to the output folder " + outdir + " (lock file " + path_ +
                      "): " + std::strerror(errno));

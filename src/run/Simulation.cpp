@@ -24,6 +24,7 @@
 #include "io/DeckChanges.hpp"
 #include "io/Hdf5.hpp"
 #include "io/InvariantLog.hpp"
+#include "io/NoFollow.hpp"
 #include "io/OutdirLock.hpp"
 #include "io/Quantities.hpp"
 #include "io/OutputFolder.hpp"
@@ -196,6 +197,7 @@ class Loop {
           bad = 2, msg = e.what();
         }
       }
+      if (!bad && !(msg = io::linkedOutput(opt_.outdir)).empty()) bad = 2;  // never written through
       if (!bad && !opt_.restart && !store_->list().empty()) {
         if (opt_.overwrite) {
           fs::remove_all(store_->directory(), ec);
@@ -342,7 +344,11 @@ class Loop {
     std::string why, w;
     if (fs::exists(p, ec)) {
       io::h5::silenceErrors();
-      if (io::h5::Handle f(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)); !f.valid()) why = "unreadable";
+      try {
+        io::h5::Handle f(io::h5::openOutput(p, H5F_ACC_RDONLY));
+      } catch (const Error&) {
+        why = "unreadable";
+      }
     }
     if (why.empty()) {
       try {
