@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -163,7 +164,28 @@ void OutdirLock::heartbeat() {
   writeContents();
 }
 
+void OutdirLock::keepAlive() {
+  stopKeepAlive();
+  quit_ = false;
+  beat_ = std::thread([this] {
+    std::unique_lock<std::mutex> lk(mutex_);
+    while (!wake_.wait_for(lk, std::chrono::duration<double>(kHeartbeatSeconds), [this] { return quit_; }))
+      writeContents();
+  });
+}
+
+void OutdirLock::stopKeepAlive() {
+  if (!beat_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> g(mutex_);
+    quit_ = true;
+  }
+  wake_.notify_all();
+  beat_.join();
+}
+
 void OutdirLock::release() {
+  stopKeepAlive();
   std::lock_guard<std::mutex> g(mutex_);
   if (fd_ < 0) return;
   if (::ftruncate(fd_, 0) == 0) ::fdatasync(fd_);  // an empty file: nobody holds the folder

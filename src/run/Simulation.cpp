@@ -171,6 +171,7 @@ class Loop {
     const std::string ckdir = opt_.outdir + "/checkpoints";
     store_ = std::make_unique<io::CheckpointStore>(comm_, ckdir, cfg_.keepCheckpoints);
     prepareOutdir();
+    petscOptions_ = allPetscOptions();  // stored in the log and every checkpoint
     if (opt_.restart) restartFromCheckpoint();
     else freshStart();
     firstStep_ = state_.step;
@@ -235,7 +236,7 @@ class Loop {
     model_->check(state_);
     const auto inv = model_->invariants(state_, StepReport{});
     checkFinite(inv, at + "the initial state");
-    const std::string petsc = allPetscOptions();
+    const std::string& petsc = petscOptions_;
     onRoot([&] {
       std::map<std::string, std::string> attrs = {
           {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
@@ -249,6 +250,7 @@ class Loop {
         snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", -1, attrs);
     });
     if (energyColumn_ >= 0) energy0_ = lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
+    maxRelChange_ = 0.0;
     writeSnapshot();
     checkpoint();  // step 0, so a failure or a kill before the first interval can restart
   }
@@ -266,8 +268,12 @@ class Loop {
     lastCheckpointPath_ = info.path;  // a stop before the next checkpoint names this one
     say("restarting from " + info.path + " (step " + std::to_string(info.step) + ", t = " +
         num(info.time) + ")");
-    const std::string changes = checkDeckChanges(info);
-    const std::string petsc = allPetscOptions();
+    if (finalStep_ < info.step)  // before anything in OUTDIR changes
+      throw UsageError((opt_.steps >= 0 ? "--steps " + std::to_string(finalStep_) : "the deck's final step " + std::to_string(finalStep_)) +
+                       " is before the checkpoint's step " + std::to_string(info.step) + " (" + info.path +
+                       "): the final step is absolute; give a later one, or --restart an older checkpoint");
+    const std::string& petsc = petscOptions_;
+    const std::string changes = checkDeckChanges(info, petsc);
     const auto inv = model_->invariants(state_, StepReport{});
     onRoot([&] {
       if (opt_.newLog) {
@@ -279,12 +285,28 @@ class Loop {
         if (!w.empty()) warn(w);
       }
       if (!changes.empty()) log_->recordRestartChanges(state_.step, changes);
-      if (energyColumn_ >= 0)
+      if (energyColumn_ >= 0) {
         energy0_ = opt_.newLog ? inv[static_cast<std::size_t>(energyColumn_)] : log_->firstValue(monitored_);
+        log_->flush();  // the running maximum of the progress line counts the rows before the restart
+        maxRelChange_ = maxRelativeChanges(log_->path(), {monitored_}).front().second;
+      }
       if (cfg_.snapshotInterval > 0) continueSnapshots();
+      retireNewerCheckpoints(info);
     });
-    MPI_Bcast(&energy0_, 1, MPI_DOUBLE, 0, comm_);
-    if (energyColumn_ >= 0) lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
+    double shared[2] = {energy0_, maxRelChange_};
+    MPI_Bcast(shared, 2, MPI_DOUBLE, 0, comm_);
+    energy0_ = shared[0];
+    maxRelChange_ = std::isfinite(shared[1]) ? shared[1] : 0.0;
+    if (energyColumn_ >= 0) noteEnergy(inv[static_cast<std::size_t>(energyColumn_)]);
+  }
+
+  /// After a rewind (--restart FILE of an older checkpoint) the newer checkpoints continue the
+  /// abandoned run and the log no longer has their rows: they are moved aside. Rank 0.
+  void retireNewerCheckpoints(const io::CheckpointInfo& info) {
+    const std::string folder = store_->retireNewerThan(info.step, info.path);
+    if (!folder.empty())
+      warn("restarted from step " + std::to_string(info.step) + ": the newer checkpoints (of the run "
+           "abandoned by this restart) are moved to " + folder + "; delete them when no longer needed");
   }
 
   /// --new-log: a fresh invariant log whose first row is the checkpoint's step (an existing log
@@ -308,9 +330,11 @@ class Loop {
     say("--new-log: invariant log " + p + " starts at step " + std::to_string(state_.step));
   }
 
-  /// Refuses (exit 65) a restart whose deck changes what the checkpointed state means (issue 15,
-  /// item 2); returns the allowed changes ("" if none) for the log's attributes.
-  std::string checkDeckChanges(const io::CheckpointInfo& info) const {
+  /// Refuses (exit 65) a restart whose deck changes what the checkpointed state means, or whose
+  /// PETSc options change the discretisation (driver's newLogOptions) without --new-log; returns
+  /// the allowed changes ("" if none) for the log's attributes.
+  std::string checkDeckChanges(const io::CheckpointInfo& info, const std::string& petsc) const {
+    io::DeckChanges c;
     if (info.deckText.empty()) {  // a checkpoint of an older version: only the hash is known
       if (info.dt != cfg_.dt)
         throw DeckError(deck_.file() + ": key 'time.dt' changed since " + info.path + " (" +
@@ -318,20 +342,34 @@ class Loop {
       if (info.deckHash != deck_.hash())
         warn("the deck changed since " + info.path + " (hash mismatch; the checkpoint predates stored "
              "decks, so the changed keys are unknown): continuing with " + deck_.file());
-      return "";
+    } else {
+      c = io::compareDecks(info.deckText, deck_.text(), driver_.restartKeys);
     }
-    const io::DeckChanges c = io::compareDecks(info.deckText, deck_.text(), driver_.restartKeys);
-    if (!c.refused.empty()) {
-      std::string list;
-      for (const auto& d : c.refused) list += "\n  " + d.describe();
+    if (!c.refused.empty())
       throw DeckError(deck_.file() + ": a restart from " + info.path + " cannot change these keys "
-                      "(the checkpointed state would mean something else):" + list +
+                      "(the checkpointed state would mean something else):" + listed(c.refused, "\n  ") +
                       "\nrestore them, or start a new run in another -o OUTDIR");
+    if (info.hasPetscOptions) {  // older checkpoints did not store the options
+      const io::DeckChanges o = io::compareOptions(info.petscOptions, petsc, driver_.newLogOptions);
+      if (!o.newLog.empty() && !opt_.newLog)
+        throw DeckError("a restart from " + info.path + " cannot change these PETSc options into the "
+                        "same invariant log (they change the discrete equations, so its conserved "
+                        "quantities would jump):" + listed(o.newLog, "\n  ") +
+                        "\nrestore them, or continue into a new log: --restart " + info.path +
+                        " --new-log (with -o NEWDIR to keep this folder as it is)");
+      c.allowed.insert(c.allowed.end(), o.newLog.begin(), o.newLog.end());
+      c.allowed.insert(c.allowed.end(), o.allowed.begin(), o.allowed.end());
     }
-    std::string allowed;
-    for (const auto& d : c.allowed) allowed += (allowed.empty() ? "" : "; ") + d.describe();
-    if (!allowed.empty()) say("deck changes since the checkpoint (allowed): " + allowed);
-    return allowed;
+    const std::string allowed = listed(c.allowed, "; ");
+    if (!allowed.empty()) say("deck changes since the checkpoint (allowed): " + allowed.substr(2));
+    return allowed.empty() ? "" : allowed.substr(2);
+  }
+
+  /// "<sep>key: old -> new" for every change.
+  static std::string listed(const std::vector<io::DeckChange>& changes, const std::string& sep) {
+    std::string s;
+    for (const auto& d : changes) s += sep + d.describe();
+    return s;
   }
 
   /// Continues snapshots.h5 at the restart step. A file HDF5 cannot open, or one the writer
@@ -409,7 +447,7 @@ class Loop {
       } catch (const Error& e) {
         return outputFailure("the invariant log", e);
       }
-      if (energyColumn_ >= 0) lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
+      if (energyColumn_ >= 0) noteEnergy(inv[static_cast<std::size_t>(energyColumn_)]);
     }
     try {
       if (cfg_.snapshotInterval > 0 && onGrid(cfg_.snapshotInterval)) writeSnapshot();
@@ -424,7 +462,7 @@ class Loop {
     stepSeconds_ = MPI_Wtime() - t0;
     dog_->observe(stepSeconds_ - lastCheckpointSeconds(), checkpointSeconds_);
     if (cfg_.progressInterval > 0 && onGrid(cfg_.progressInterval))
-      say(progress_.line(state_.step, state_.time, relativeEnergyError(), rep.iterations));
+      say(progress_.line(state_.step, state_.time, largestEnergyError(), rep.iterations));
     return std::nullopt;
   }
 
@@ -502,7 +540,7 @@ class Loop {
       if (log_) log_->snapshotForCheckpoint();
       if (snaps_) snaps_->flush();  // a restart from this checkpoint finds every frame up to it
     });
-    lastCheckpointPath_ = store_->write(state_, driver_.model, cfg_.dt, deck_.hash(), deck_.text());
+    lastCheckpointPath_ = store_->write(state_, driver_.model, cfg_.dt, deck_.hash(), deck_.text(), petscOptions_);
     lastCheckpoint_ = state_.step;
     lastCheckpointCost_ = MPI_Wtime() - t0;
     checkpointSeconds_ = std::max(checkpointSeconds_, lastCheckpointCost_);
@@ -570,10 +608,24 @@ class Loop {
       if (log_) log_->flush();
     });
     say("finished at step " + std::to_string(state_.step) + ", t = " + num(state_.time) +
-        (energyColumn_ >= 0 ? ", relative change of " + monitored_ + " " + num(relativeEnergyError()) : ""));
+        (energyColumn_ >= 0 ? ", relative change of " + monitored_ + " " + num(relativeEnergyError()) +
+                                  " (largest over the run " + num(largestEnergyError()) + ")"
+                            : ""));
   }
 
   /// |E - E0| / |E0|, or |E - E0| when E0 vanishes (e.g. two vortices at unit distance).
+  /// A logged value of the monitored invariant: the last one and the running maximum.
+  void noteEnergy(double e) {
+    lastEnergy_ = e;
+    const double r = relativeEnergyError();
+    if (std::isfinite(r)) maxRelChange_ = std::max(maxRelChange_, r);
+  }
+
+  /// The running maximum of relativeEnergyError() (NaN when there is none).
+  double largestEnergyError() const {
+    return energyColumn_ >= 0 && std::isfinite(energy0_) ? maxRelChange_ : std::nan("");
+  }
+
   double relativeEnergyError() const {
     if (energyColumn_ < 0 || !std::isfinite(energy0_)) return std::nan("");
     const double scale = std::abs(energy0_) > 1e-12 ? std::abs(energy0_) : 1.0;
@@ -599,12 +651,14 @@ class Loop {
   int energyColumn_ = -1;
   std::string monitored_;
   double energy0_ = std::nan(""), lastEnergy_ = std::nan("");
+  double maxRelChange_ = 0.0;  ///< max over the logged rows of relativeEnergyError() (progress line)
   State state_;
   std::unique_ptr<io::CheckpointStore> store_;
   std::optional<io::InvariantLog> log_;
   std::optional<io::SnapshotWriter> snaps_;
   std::int64_t lastCheckpoint_ = -1;
   std::string lastCheckpointPath_;
+  std::string petscOptions_;  ///< all PETSc options in effect (deck and command line)
   double stepSeconds_ = 0.0, checkpointSeconds_ = 0.0, lastCheckpointCost_ = 0.0;
   Progress progress_;
   io::OutdirLock lock_;  // rank 0: the output folder is ours while it is held

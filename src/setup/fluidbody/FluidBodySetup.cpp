@@ -309,6 +309,10 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
 run::Driver fluidbodyDriver() {
   run::Driver d;
   d.initialKeys = {"bodies", "vortices"};
+  // The boundary operator itself (FB-18, FB-44): a restart that changes them would continue the
+  // log with other discrete equations. Solver paths and tolerances (-panel_solver, -del_*) may change.
+  d.newLogOptions = {"-panel_correction", "-panel_multipole_order", "-panel_multipole_eta",
+                     "-panel_multipole_tol"};
   d.model = "fluidbody";
   d.description = "rigid bodies and point vortices in an ideal 2D fluid (variational integrator)";
   d.addKeys = addFluidBodyKeys;
