@@ -5,6 +5,8 @@
 #include <petscsys.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -580,8 +582,17 @@ class Loop {
     r.step = state_.step;
     r.time = state_.time;
     r.message = "stopped at step " + std::to_string(state_.step) + " (" + why + "); checkpoint " +
-                path + "; continue with --restart";
+                path + "; continue with --restart" + mpirunTermNote();
     return r;
+  }
+
+  /// Open MPI's mpirun answers a SIGTERM by ending the job and exiting 1 itself, whatever its
+  /// ranks return (4.1; it refuses to forward SIGTERM as it forwards SIGUSR1): say where the
+  /// run's own exit code is.
+  std::string mpirunTermNote() const {
+    if (stopSignal() != SIGTERM || !std::getenv("OMPI_COMM_WORLD_SIZE")) return "";
+    return " (mpirun itself exits 1 after a SIGTERM; this run's exit code, 75, is in " + opt_.outdir +
+           "/summary.json; a SIGUSR1 to mpirun reaches the ranks and mpirun exits 75)";
   }
 
   RunResult failure(int code, const std::string& msg) {
