@@ -14,6 +14,10 @@ except ImportError as e:  # pragma: no cover - Debian's python3-h5py is a requir
                       "run the scripts with /usr/bin/python3)") from e
 
 
+class _HDF5Failed(LoadError):
+    """A LoadError from an HDF5 error (which a concurrent write of a live run can cause)."""
+
+
 def text(v):
     """A string attribute or dataset value as str: fixed-length (bytes, numpy.bytes_) and
     variable-length UTF-8 (str) strings alike; 0-d and 1-element arrays are unwrapped; a 1-D
@@ -65,17 +69,18 @@ def open_file(path):
     try:
         return h5py.File(path, "r")
     except OSError as e:
-        raise LoadError(f"{path}: HDF5 cannot open it ({e}); is the run still writing it, or is "
-                        "the file damaged?") from None
+        raise _HDF5Failed(f"{path}: HDF5 cannot open it ({e}); is the run still writing it, or is "
+                          "the file damaged?") from None
 
 
 # A running kirchhoff writes invariants.h5 at most once a second, opening it for a few ms without
 # HDF5's file lock (docs/output.md, "Reading a live run"); snapshots.h5 stays open and is flushed
-# about once a second. A read that meets a write fails ("file is already open for write",
-# "truncated file", a checksum error) and is tried again for up to LIVE_RETRY_SECONDS, if the
-# file changed within the last LIVE_SECONDS (a live run); a damaged old file fails at once.
+# about once a second. A read that meets a write fails in HDF5 ("file is already open for
+# write", "truncated file", a checksum error) and is tried again for up to LIVE_RETRY_SECONDS,
+# if the file changed within the last LIVE_SECONDS (a live run); a damaged old file, or a file
+# that is not HDF5 or lacks a part, fails at once.
 LIVE_SECONDS = 10.0
-LIVE_RETRY_SECONDS = 3.0
+LIVE_RETRY_SECONDS = 2.0
 
 
 def _live(path):
@@ -93,7 +98,7 @@ def read(path, reader):
         try:
             with open_file(path) as f:
                 return reader(f)
-        except (LoadError, OSError):
+        except (_HDF5Failed, OSError):
             if not _live(path) or time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
@@ -109,7 +114,7 @@ def dataset(group, name, where):
     try:
         return obj[()]
     except OSError as e:
-        raise LoadError(f"{where}: cannot read '{name}' ({e}); the file may be damaged") from None
+        raise _HDF5Failed(f"{where}: cannot read '{name}' ({e}); the file may be damaged") from None
 
 
 def is_dataset(obj):

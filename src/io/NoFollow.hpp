@@ -1,5 +1,5 @@
-// Output files are never written through symbolic links (docs/running.md, "One run per output
-// folder"): a link in OUTDIR where kirchhoff writes is refused, files are created with O_NOFOLLOW.
+// Output files are never written through symbolic links, docs/running.md "One run per output folder":
+// a link in OUTDIR where kirchhoff writes is refused, files are created with O_NOFOLLOW.
 #pragma once
 
 #include <cstdio>

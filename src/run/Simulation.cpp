@@ -303,12 +303,14 @@ class Loop {
   }
 
   /// After a rewind (--restart FILE of an older checkpoint) the newer checkpoints continue the
-  /// abandoned run and the log no longer has their rows: they are moved aside. Rank 0.
+  /// abandoned run and the log no longer has their rows (or they were skipped as unreadable):
+  /// they are moved aside. Rank 0.
   void retireNewerCheckpoints(const io::CheckpointInfo& info) {
     const std::string folder = store_->retireNewerThan(info.step, info.path);
     if (!folder.empty())
-      warn("restarted from step " + std::to_string(info.step) + ": the newer checkpoints (of the run "
-           "abandoned by this restart) are moved to " + folder + "; delete them when no longer needed");
+      warn("restarted from step " + std::to_string(info.step) + ": the newer checkpoints (not continued "
+           "by this restart: a rewind, or unreadable) are moved to " + folder +
+           "; delete them when no longer needed");
   }
 
   /// --new-log: a fresh invariant log whose first row is the checkpoint's step (an existing log

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Symbolic links in OUTDIR are never written through (docs/running.md "One run per output
-# folder"): a link planted as the lock file, the log, its copy, the snapshots, an XDMF index,
+# Symbolic links in OUTDIR are never written through, docs/running.md "One run per output folder":
+# a link planted as the lock file, the log, its copy, the snapshots, an XDMF index,
 # summary.json or the checkpoints folder is refused with exit 64 naming it, on a fresh run and on
 # a restart, and its target (a scratch file of this test) keeps its contents. The run wrote and
 # then emptied a linked lock file's target, and truncated a linked snapshots.h5's.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# PETSc options that change the discretisation (docs/running.md "Restart and wall-clock
-# budgets"): a restart with -panel_correction none was accepted and the log's energy change jumped
-# from 5e-4 to 0.43; now it is refused (65, naming the option) unless --new-log starts a new log.
+# PETSc options that change the discretisation, docs/running.md "Restart and wall-clock budgets":
+# a restart with -panel_correction none was accepted (input/fluidbody_disk_vortex.yaml restarted at
+# step 2000: the log's largest energy change 0.040, 2.5e-4 straight); now it is refused (65,
+# naming the option) unless --new-log starts a new log.
 # Solver options (tolerances, the solver path) may change; they are recorded in the log.
 source "$(dirname "$0")/lib.bash"
 DRIVER=kirchhoff-fluidbody

@@ -9,7 +9,7 @@ DRIVER=kirchhoff-fluidbody
 three_vortex_deck "{dt: 0.001, steps: 3000}" "{checkpoint_interval: 1000, keep_checkpoints: 5, progress_interval: 0}" > deck.yaml
 expect_exit 0 run_np_t 60 1 deck.yaml -o rw
 expect_exit 0 run_np_t 60 1 deck.yaml -o rw --restart rw/checkpoints/checkpoint_0000001000.h5 --steps 2500
-expect_output "the newer checkpoints (of the run abandoned by this restart) are moved to rw/checkpoints/retired-1000"
+expect_output "the newer checkpoints (not continued by this restart: a rewind, or unreadable) are moved to rw/checkpoints/retired-1000"
 for k in 2000 3000; do
   [ -f rw/checkpoints/retired-1000/checkpoint_000000$k.h5 ] || fail "checkpoint $k not kept in retired-1000: $(ls -R rw/checkpoints)"
 done
