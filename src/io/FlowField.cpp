@@ -63,6 +63,8 @@ double spacing(const std::vector<double>& a) {
 /// 2DCoRectMesh in the y-z plane and misread VXVY axes), fields (ny, nx) as node data.
 void writeXdmf(const std::string& xmf, const std::string& h5file, const FlowFieldData& d) {
   const std::string nx = std::to_string(d.x.size()), ny = std::to_string(d.y.size());
+  std::error_code ec;
+  std::filesystem::remove(xmf, ec);  // a new file, never written through a link of that name
   std::ofstream x(xmf);
   x.precision(17);
   x << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
@@ -117,7 +119,7 @@ struct QuietErrors {
 
 void writeFile(const std::string& file, const FlowFieldData& d) {
   QuietErrors quiet;
-  Id f(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create " + file);
+  Id f(h5::createOutput(file, false), H5Fclose, "create " + file);  // never through a link
   writeAttribute(f, "kind", "flow_field");
   for (const auto& a : d.attributes) writeAttribute(f, a.first, a.second);
   h5::writeDoubleAttribute(f, "time", d.time);

@@ -2,6 +2,7 @@
 // `step`, `time` and one per invariant; root attributes describe the run. Rank 0 writes it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -33,7 +34,8 @@ class InvariantLog {
   InvariantLog& operator=(InvariantLog&&) noexcept;
   ~InvariantLog();
 
-  /// Buffers one row; writes when flushInterval rows are buffered.
+  /// Buffers one row; writes when flushInterval rows are buffered and the last write is
+  /// kMinFlushSeconds old.
   void append(std::int64_t step, double time, const std::vector<double>& values);
   /// Writes buffered rows (the file is closed between flushes, so a crash rarely corrupts it).
   void flush();
@@ -44,6 +46,8 @@ class InvariantLog {
   /// Appends "step N: <changes>" to the root attribute `restart_changes` (the log and its copy).
   void recordRestartChanges(std::int64_t step, const std::string& changes);
   const std::string& path() const { return path_; }
+  /// Shortest time between two writes of buffered rows (explicit flushes are not delayed).
+  static constexpr double kMinFlushSeconds = 1.0;
   /// Value of a column in the first row on disk (NaN if none; buffered rows are not seen).
   double firstValue(const std::string& name) const;
 
@@ -54,6 +58,7 @@ class InvariantLog {
   std::string path_;
   std::vector<std::string> names_;
   int flushInterval_;
+  std::chrono::steady_clock::time_point lastFlush_{};  ///< of the last write (epoch: none yet)
   std::vector<std::int64_t> steps_;
   std::vector<double> times_;
   std::vector<std::vector<double>> columns_;

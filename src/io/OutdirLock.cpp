@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "io/NoFollow.hpp"
 
 namespace kirchhoff::io {
 
@@ -95,7 +97,9 @@ void OutdirLock::acquire(const std::string& outdir, std::string* staleWarning) {
   release();
   std::lock_guard<std::mutex> g(mutex_);
   path_ = outdir + "/.kirchhoff.lock";
-  const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // O_NOFOLLOW: a symbolic link planted as the lock file is refused, never written through.
+  if (const std::string why = linkProblem(path_); !why.empty()) throw UsageError(why);
+  const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0)
     throw UsageError("cannot write to the output folder " + outdir + " (lock file " + path_ +
                      "): " + std::strerror(errno));
@@ -160,7 +164,28 @@ void OutdirLock::heartbeat() {
   writeContents();
 }
 
+void OutdirLock::keepAlive() {
+  stopKeepAlive();
+  quit_ = false;
+  beat_ = std::thread([this] {
+    std::unique_lock<std::mutex> lk(mutex_);
+    while (!wake_.wait_for(lk, std::chrono::duration<double>(kHeartbeatSeconds), [this] { return quit_; }))
+      writeContents();
+  });
+}
+
+void OutdirLock::stopKeepAlive() {
+  if (!beat_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> g(mutex_);
+    quit_ = true;
+  }
+  wake_.notify_all();
+  beat_.join();
+}
+
 void OutdirLock::release() {
+  stopKeepAlive();
   std::lock_guard<std::mutex> g(mutex_);
   if (fd_ < 0) return;
   if (::ftruncate(fd_, 0) == 0) ::fdatasync(fd_);  // an empty file: nobody holds the folder

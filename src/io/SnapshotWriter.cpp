@@ -11,6 +11,7 @@
 
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
+#include "io/NoFollow.hpp"
 #include "io/Quantities.hpp"
 
 namespace kirchhoff::io {
@@ -179,8 +180,7 @@ void SnapshotWriter::createFile(const std::map<std::string, std::string>& proven
     if (e.path().extension() == ".xmf" && (n == stem + ".xmf" || n.rfind(stem + "_", 0) == 0))
       fs::remove(e.path(), ec);
   }
-  file_ = h5::Handle(h5::check(H5Fcreate(h5_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                               "cannot create " + h5_));
+  file_ = h5::Handle(h5::createOutput(h5_, false));
   h5::writeTextAttribute(file_, "format", kFormat);
   for (const auto& [k, v] : provenance) {
     if (k == "deck") {
@@ -205,7 +205,7 @@ void SnapshotWriter::createFile(const std::map<std::string, std::string>& proven
 
 bool SnapshotWriter::reopen(std::int64_t restartStep, std::string* why) {
   try {
-    file_ = h5::Handle(h5::check(H5Fopen(h5_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + h5_));
+    file_ = h5::Handle(h5::openOutput(h5_, H5F_ACC_RDWR));
     if (!h5::hasAttribute(file_, "format") || h5::readStringAttribute(file_, "format") != kFormat) {
       *why = h5_ + " is not a " + std::string(kFormat) + " file (written by an older version)";
       file_.close();
@@ -451,7 +451,7 @@ void SnapshotWriter::openXdmf(bool rebuild) {
   xmf_.assign(meshes_.size(), Xdmf{});
   for (std::size_t i = 0; i < meshes_.size(); ++i) {
     const std::string path = xmfPrefix_ + "_" + meshes_[i].name + ".xmf";
-    std::FILE* f = std::fopen(path.c_str(), "w");
+    std::FILE* f = createNoFollow(path);
     if (!f) throw Error("cannot write " + path, kExitData);
     std::fprintf(f, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
                     "  <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n",

@@ -11,11 +11,15 @@
 #include <optional>
 #include <sstream>
 
+#include "core/Collective.hpp"
 #include "core/Mpi.hpp"
+#include "core/PetscErrors.hpp"
 #include "core/Version.hpp"
 #include "io/OutputFolder.hpp"
 #include "io/DeckOverrides.hpp"
 #include "io/MpiIo.hpp"
+#include "io/NoFollow.hpp"
+#include "io/OutdirLock.hpp"
 #include "io/RunConfig.hpp"
 #include "io/TextFile.hpp"
 #include "run/Cli.hpp"
@@ -107,6 +111,22 @@ void reportUnusedOptions() {
   PetscOptionsLeftRestore(nullptr, &n, &names, &values);
 }
 
+/// Rank 0: creates and locks a sweep's OUTDIR for the whole sweep (each case also locks its own
+/// folder; `--case N` locks only its case, so the tasks of a job array run side by side).
+/// Returns "" or why the folder cannot be used (exit 64).
+std::string lockSweepFolder(const std::string& outdir, io::OutdirLock& lock) {
+  if (std::string bad = io::prepareOutputFolder(outdir); !bad.empty()) return bad;
+  try {
+    std::string stale;
+    lock.acquire(outdir, &stale);
+    if (!stale.empty()) std::fprintf(stderr, "warning: %s\n", stale.c_str());
+  } catch (const Error& e) {
+    return e.what();
+  }
+  lock.keepAlive();
+  return io::linkedOutput(outdir);
+}
+
 /// The driver whose model construction is set-up time: a stop signal then exits at once (75).
 Driver stoppableSetUp(const Driver& d) {
   Driver g = d;
@@ -122,10 +142,15 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
   const io::Schema schema = driverSchema(driver);
   std::optional<ImmediateStop> setUp(std::in_place);  // deck reading and tools: nothing to save
   std::vector<std::string> notes;
-  const io::Deck deck = io::applyOverrides(io::Deck(readDeckText(cli.deck), cli.deck, schema), cli.sets, notes);
+  // Every set-up verdict is collective: an MPMD launch (or a node-local file) can give ranks
+  // different command lines and files, and an error on any rank must end every rank alike.
+  const std::string text = readDeckText(cli.deck);
+  const io::Deck deck = collectively(MPI_COMM_WORLD, [&] {
+    return io::applyOverrides(io::Deck(text, cli.deck, schema), cli.sets, notes);
+  });
   for (const auto& n : notes)
     if (worldRank() == 0) std::fprintf(stderr, "note: %s\n", n.c_str());
-  insertPetscOptions(deck, cli.petscArgs);
+  collectively(MPI_COMM_WORLD, [&] { insertPetscOptions(deck, cli.petscArgs); });
   if (!cli.tool.empty()) {
     for (const auto& t : driver.tools)
       if (t.flag == cli.tool) return t.run(deck, PETSC_COMM_WORLD, cli.outdir);
@@ -159,7 +184,8 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
     return runSimulation(PETSC_COMM_WORLD, driver, c.deck, o).exitCode;
   }
   if (!sweep) return runSimulation(PETSC_COMM_WORLD, driver, deck, o).exitCode;
-  std::string bad = worldRank() == 0 ? io::prepareOutputFolder(o.outdir) : "";
+  io::OutdirLock lock;  // the sweep folder as a whole: a second sweep is refused before any case
+  std::string bad = worldRank() == 0 ? lockSweepFolder(o.outdir, lock) : "";
   broadcast(MPI_COMM_WORLD, bad);
   if (!bad.empty()) throw UsageError(bad);
   const int per = static_cast<int>(deck.root().map("sweep").integer("ranks_per_case"));
@@ -205,6 +231,7 @@ int main(int argc, char** argv, const Driver& driver) {
     MPI_Finalize();
     return kExitNumerical;
   }
+  recordPetscErrors();  // one line per error (the exception's), not a traceback on every rank
   installStopHandlers();
   try {
     code = runDeck(driver, cli, start);

@@ -36,6 +36,9 @@ struct Driver {
   /// Deck keys (or key prefixes ending in '.') of this model that a restart may change besides
   /// the common ones of io::restartMayChange (e.g. an injected fault in the run-loop tests).
   std::vector<std::string> restartKeys;
+  /// PETSc options ("-panel_correction") that change the discretisation the state is evolved
+  /// with: a restart may change them only into a new invariant log (--new-log), else exit 65.
+  std::vector<std::string> newLogOptions;
   /// Dotted deck keys holding the initial data ("initial", "rigid_body.M0"): a non-finite initial
   /// state is reported at the first of them present in the deck (file:line, exit 65).
   std::vector<std::string> initialKeys;

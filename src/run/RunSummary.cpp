@@ -104,6 +104,8 @@ std::string toJson(const RunSummary& s) {
 void writeSummaryFile(const std::string& path, const RunSummary& s) {
   const std::string tmp = path + ".tmp";
   {
+    std::error_code gone;
+    std::filesystem::remove(tmp, gone);  // a new file, never written through a link of that name
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << toJson(s);
     out.close();
@@ -126,7 +128,12 @@ std::vector<std::pair<std::string, double>> maxRelativeChanges(const std::string
                                                                const std::vector<std::string>& names) {
   std::vector<std::pair<std::string, double>> out;
   io::h5::silenceErrors();
-  io::h5::Handle f(H5Fopen(logPath.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  io::h5::Handle f;
+  try {
+    f = io::h5::Handle(io::h5::openOutput(logPath, H5F_ACC_RDONLY));
+  } catch (const Error&) {
+    // no log: every quantity is reported as null
+  }
   io::h5::Handle g(f.valid() ? H5Gopen2(f, "invariants", H5P_DEFAULT) : -1);
   for (const auto& n : names) {
     double worst = std::nan("");

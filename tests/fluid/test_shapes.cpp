@@ -103,6 +103,17 @@ TEST(Shapes, InvalidShapesThrowWithAClearMessage) {
   expectConfigurationError([&] { makeShape(s); }, "choices: circle, ellipse, star, plate, polygon");
 }
 
+// radius 1e300 overflowed the crossing tests (products of coordinates: inf - inf = NaN) and was
+// reported as "self-intersecting"; the size is now what is said. 1e50 is far from any overflow:
+// a disk of radius 1e50 and density 1 has polar moment pi/2 1e200.
+TEST(Shapes, HugeShapesAreNamedAsTooLargeNotAsSelfIntersecting) {
+  expectConfigurationError([] { circle(1e300, 64); }, "farther than 1e+50 from the origin");
+  expectConfigurationError([] { ellipse(1.0, 1e60, 32); }, "would overflow");
+  const Polygon p = circle(1e49, 64);
+  EXPECT_TRUE(std::isfinite(p.inertia(1.0)));
+  EXPECT_GT(p.inertia(1.0), 0.0);
+}
+
 TEST(Shapes, ConfigurationChecksNameBodiesAndVortices) {
   const std::vector<Polygon> b = {circle(1.0, 32), ellipse(1.0, 0.3, 32)};
   Vortices none;

@@ -370,3 +370,40 @@ TEST(InvariantLogAttributes, UnitsKindsAndIntegerCounts) {
   EXPECT_GT(H5Tis_variable_str(t), 0);
   EXPECT_EQ(H5Tget_cset(t), H5T_CSET_UTF8);
 }
+
+TEST(Checkpoint, RewindRetiresTheNewerCheckpointsWithoutDeletingThem) {
+  const std::string d = freshDir("rewind");
+  io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 10);
+  std::string at2;
+  for (int k : {1, 2, 3, 4}) {
+    const std::string p = store.write(sampleState(k), "fluidbody", 0.1, 1);
+    if (k == 2) at2 = p;
+  }
+  EXPECT_EQ(store.retireNewerThan(4, store.list().front()), "");  // nothing newer: nothing moved
+  const std::string folder = store.retireNewerThan(2, at2);
+  EXPECT_EQ(folder, d + "/checkpoints/retired-2");
+  const auto kept = store.list();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_NE(kept[0].find("checkpoint_0000000002.h5"), std::string::npos);
+  for (int k : {3, 4}) {  // readable where they were moved
+    State r = layoutOf(sampleState(k));
+    char name[64];
+    std::snprintf(name, sizeof name, "/checkpoint_%010d.h5", k);
+    EXPECT_EQ(store.read(folder + name, r, "fluidbody").step, k);
+  }
+  // A second rewind to the same step keeps the first retired folder.
+  store.write(sampleState(3), "fluidbody", 0.1, 1);
+  EXPECT_EQ(store.retireNewerThan(2, at2), d + "/checkpoints/retired-2.2");
+  EXPECT_EQ(store.list().size(), 2u);
+}
+
+TEST(Checkpoint, StoresThePetscOptionsInEffect) {
+  const std::string d = freshDir("options");
+  io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 2);
+  const std::string path = store.write(sampleState(3), "fluidbody", 0.1, 1, "model: fluidbody\n",
+                                       "-panel_correction none -del_snes_monitor");
+  State r = layoutOf(sampleState(3));
+  const io::CheckpointInfo info = store.read(path, r, "fluidbody");
+  EXPECT_TRUE(info.hasPetscOptions);
+  EXPECT_EQ(info.petscOptions, "-panel_correction none -del_snes_monitor");
+}

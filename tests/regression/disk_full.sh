@@ -44,4 +44,9 @@ for c in "snap 1 1m" "log 1 1m" "snap2 2 700k"; do
     rm -rf full/run
   )
 done
+# Full at start-up (24 KiB: the log is created, its checkpoint copy is not): copying the log on
+# tmpfs fails with "Input/output error", which was all the message said.
+umount full; mount -t tmpfs -o size=24k tmpfs full
+expect_exit 65 run_np_t 60 1 snap.yaml -o full/start
+expect_output "no space left on device"
 echo "disk full OK"

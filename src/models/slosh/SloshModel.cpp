@@ -8,17 +8,14 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/PetscErrors.hpp"
 #include "models/slosh/StormerVerlet.hpp"
 
 namespace kirchhoff::slosh {
 
 namespace {
 
-void petscCheck(PetscErrorCode ierr, const char* what) {
-  if (ierr != 0)
-    throw Error(std::string("slosh: PETSc error ") + std::to_string(static_cast<int>(ierr)) + " in " + what,
-                kExitNumerical);
-}
+void petscCheck(PetscErrorCode ierr, const char* what) { checkPetsc(ierr, std::string("slosh: ") + what); }
 
 std::string fmt(double v) {
   char b[32];

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <sstream>
 
+#include "core/Collective.hpp"
 #include "fluid/geometry/ConfigurationChecks.hpp"
 #include "fluid/PointVortexFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
@@ -308,12 +309,17 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
 run::Driver fluidbodyDriver() {
   run::Driver d;
   d.initialKeys = {"bodies", "vortices"};
+  // The boundary operator itself (FB-18, FB-44): a restart that changes them would continue the
+  // log with other discrete equations. Solver paths and tolerances (-panel_solver, -del_*) may change.
+  d.newLogOptions = {"-panel_correction", "-panel_multipole_order", "-panel_multipole_eta",
+                     "-panel_multipole_tol"};
   d.model = "fluidbody";
   d.description = "rigid bodies and point vortices in an ideal 2D fluid (variational integrator)";
   d.addKeys = addFluidBodyKeys;
   d.tools = fluidbodyTools();
   d.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
-    FluidBodyConfig c = readFluidBodyConfig(deck);
+    // Collective before the fluid's collectives: a vertex file can differ between nodes.
+    FluidBodyConfig c = collectively(comm, [&] { return readFluidBodyConfig(deck); });
     std::unique_ptr<fluid::Fluid> fluid;
     if (c.bodies.empty())
       fluid = std::make_unique<fluid::PointVortexFluid>(comm, c.fluidDensity);

@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "core/Collective.hpp"
 #include "core/Error.hpp"
 #include "io/RunConfig.hpp"
 #include "models/slosh/Discretization.hpp"
@@ -218,7 +219,7 @@ run::Driver sloshDriver() {
       "shallow-water sloshing in a spring-restrained vehicle (particle paths, Stormer-Verlet, DMDA)";
   drv.addKeys = addSloshKeys;
   drv.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
-    const slosh::Config c = readSloshConfig(deck);
+    const slosh::Config c = collectively(comm, [&] { return readSloshConfig(deck); });
     const double dt = io::readRunConfig(deck).dt;
     const std::string report = stabilityReport(c, dt);
     PetscCallAbort(comm, PetscPrintf(comm, "%s", report.c_str()));
