@@ -8,9 +8,9 @@
 # -fsanitize=fuzzer-no-link, so it has a third set for them (kirchhoff_use_pch(<t> FUZZ)).
 # Measured (user + sys of single objects, same flags, side by side): with clang (the sanitizer and
 # fuzz build, -O1) a small translation unit compiles ~40% faster (kirchhoff-top.cpp 4.6 -> 2.8 s),
-# a large test ~3% (test_nystrom.cpp 32.5 -> 31.5 s); with GCC 12 at -O3 the tree's objects took
-# 0.96x as long with the set as without (loading the 156 MB set eats what parsing saves) plus 8 s
-# to build it: on by default for clang only.
+# a large test ~3% (test_nystrom.cpp 32.5 -> 31.5 s); with GCC 12 at -O3 the first 40 objects of
+# the tree took 128.6 s with the sets against 127.2 s without (loading the 156 MB set eats what
+# parsing saves), plus 19 s to build the two sets: on by default for clang only.
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   set(_kirchhoff_pch_default ON)
 else()
