@@ -9,6 +9,11 @@ build=$(dirname "$BIN")
 readme=$SRC/README.md
 unset KIRCHHOFF_CMAKE_ARGS NP  # the README's defaults; KIRCHHOFF_CMAKE_ARGS would reconfigure the build
 
+# ctest must not rebuild the tree: the commands below build, so the test build must be up to date
+# (a dry run of the build lists nothing to compile or link).
+stale=$(cmake --build "$build" -- -n 2>&1 | grep -E 'Building CXX|Linking CXX' | sed -E 's/.*"(.*)".*/\1/' || true)
+[ -z "$stale" ] || { echo "$stale" | head >&2; fail "the test build is not up to date ($(echo "$stale" | wc -l) steps): build it before running ctest"; }
+
 # The checkout as the user sees it: the scripts resolve the real one (cd -P), outputs land here.
 for d in cmake input postprocess docs; do ln -s "$SRC/$d" "$d"; done
 
