@@ -54,6 +54,8 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ ! -f "$build/CMakeCache.txt" ] || [ -n "${KIRCHHOFF_CMAKE_ARGS:-}" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKIRCHHOFF_WERROR=ON ${KIRCHHOFF_CMAKE_ARGS:-}
+else
+  echo "setup: $build keeps its configuration (KIRCHHOFF_CMAKE_ARGS=\"-D...\" to change it)"
 fi
 
 case "$mode" in
