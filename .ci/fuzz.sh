@@ -23,7 +23,7 @@ command -v clang++-14 >/dev/null || { echo "fuzz: clang++-14 missing (apt-get in
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
     -DKIRCHHOFF_FUZZ=ON -DKIRCHHOFF_SANITIZE=ON -DKIRCHHOFF_WERROR=ON \
     -DKIRCHHOFF_TESTS=ON -DKIRCHHOFF_BENCHMARKS=OFF >"$build.configure.log" 2>&1 ||
     { cat "$build.configure.log"; exit 1; }
