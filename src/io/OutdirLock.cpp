@@ -12,6 +12,7 @@
 #include <cstring>
 #include <ctime>
 #include <sstream>
+#include <thread>
 
 #include "core/Error.hpp"
 #include "io/NoFollow.hpp"
@@ -108,9 +109,14 @@ void OutdirLock::acquire(const std::string& outdir, std::string* staleWarning) {
   fl.l_whence = SEEK_SET;
   const bool osLock = ::fcntl(fd, F_SETLK, &fl) == 0;
   const int lockErrno = errno;
-  const LockHolder old = parse(readAll(fd));
+  LockHolder old = parse(readAll(fd));
   const std::string me = hostName();
   if (!osLock && (lockErrno == EACCES || lockErrno == EAGAIN)) {
+    // A holder writes its record just after taking the OS lock: give it a moment to be named.
+    for (int k = 0; k < 50 && old.host.empty(); ++k) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      old = parse(readAll(fd));
+    }
     ::close(fd);
     throw UsageError(outdir + " is in use by another kirchhoff run (" + old.describe() +
                      "; lock file " + path_ + "): wait for it to end, or choose another -o OUTDIR");
@@ -153,8 +159,10 @@ void OutdirLock::writeContents() {
   me_.heartbeat = std::to_string(static_cast<long long>(now)) + " " + isoTime(now);
   const std::string text = "host=" + me_.host + "\npid=" + me_.pid + "\njob=" + me_.job +
                            "\nstarted=" + me_.started + "\nheartbeat=" + me_.heartbeat + "\n";
-  if (::ftruncate(fd_, 0) != 0 ||
-      ::pwrite(fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()))
+  // The new record over the old one, then the tail cut: a reader never sees an empty file while the
+  // folder is held (truncating first left a window in which a refused run named holder '?').
+  if (::pwrite(fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()) ||
+      ::ftruncate(fd_, static_cast<off_t>(text.size())) != 0)
     return;  // a full disk: the OS lock still holds; the heartbeat is advisory
   ::fdatasync(fd_);
 }
