@@ -35,6 +35,12 @@ io::Schema driverSchema(const Driver& d) {
   return s;
 }
 
+std::string logReference(const Driver& d) {
+  std::string s;
+  for (const auto& [heading, columns] : d.logColumns) s += "\n" + heading + "\n\n" + columnTable(*columns);
+  return s;
+}
+
 namespace {
 
 int worldRank() {
@@ -185,12 +191,13 @@ int main(int argc, char** argv, const Driver& driver) {
     MPI_Finalize();
     return kExitUsage;
   }
-  if (cli.help || cli.version || cli.deckReference) {
+  if (cli.help || cli.version || cli.deckReference || cli.logReference) {
     if (worldRank() == 0) {
       if (cli.help) std::printf("kirchhoff-%s: %s\n\n%s", driver.model.c_str(), driver.description.c_str(),
                                 usage(driver.model, toolHelp).c_str());
       if (cli.version) std::printf("%s", versionReport(driver.model).c_str());
       if (cli.deckReference) std::printf("%s", driverSchema(driver).markdown().c_str());
+      if (cli.logReference) std::printf("%s", logReference(driver).c_str());
     }
     MPI_Finalize();
     return kExitOk;

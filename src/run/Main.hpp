@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <mpi.h>
@@ -39,10 +40,16 @@ struct Driver {
   /// Dotted deck keys holding the initial data ("initial", "rigid_body.M0"): a non-finite initial
   /// state is reported at the first of them present in the deck (file:line, exit 65).
   std::vector<std::string> initialKeys;
+  /// The invariant-log columns the model declares, for `--log-reference` (docs/output.md): a
+  /// heading and the model's table each (damped has two models).
+  std::vector<std::pair<std::string, const std::vector<Column>*>> logColumns;
 };
 
 /// The full schema of a driver: common run keys plus the model's keys.
 io::Schema driverSchema(const Driver& d);
+
+/// The Markdown of `--log-reference`: each heading of d.logColumns and its table.
+std::string logReference(const Driver& d);
 
 /// main() of a driver. Returns the process exit code (see core/Error.hpp).
 int main(int argc, char** argv, const Driver& driver);

@@ -23,7 +23,6 @@
 #include "io/Hdf5.hpp"
 #include "io/InvariantLog.hpp"
 #include "io/OutdirLock.hpp"
-#include "io/Quantities.hpp"
 #include "io/OutputFolder.hpp"
 #include "io/RunConfig.hpp"
 #include "io/SnapshotWriter.hpp"
@@ -164,11 +163,13 @@ class Loop {
     s.message = r.message;
     try {
       if (log_) log_->flush();
-      if (model_) {  // the conserved columns (their kind in io/Quantities), in the log's order
+      if (model_) {  // the conserved columns (their kind as the model logs them), in the log's order
+        const std::string path = opt_.outdir + "/invariants.h5";
         std::vector<std::string> cols;
-        for (const auto& q : io::logQuantities(driver_.model, names_, &deck_))
+        for (const auto& q : columns_)
           if (q.kind == "conserved") cols.push_back(q.name);
-        s.maxRelativeChange = maxRelativeChanges(opt_.outdir + "/invariants.h5", cols);
+        if (columns_.empty()) cols = conservedColumns(path);  // a restart that failed before its first row
+        s.maxRelativeChange = maxRelativeChanges(path, cols);
       }
       if (fs::is_directory(opt_.outdir)) writeSummaryFile(opt_.outdir + "/summary.json", s);
     } catch (const std::exception& e) {
@@ -208,10 +209,7 @@ class Loop {
     finalStep_ = opt_.steps >= 0 ? opt_.steps : cfg_.steps;
     maxWall_ = opt_.maxWall >= 0 ? opt_.maxWall : cfg_.maxWall;
     model_ = driver_.make(deck_, comm_);
-    names_ = model_->invariantNames();
     monitored_ = model_->monitoredInvariant();
-    for (std::size_t i = 0; i < names_.size(); ++i)
-      if (names_[i] == monitored_) energyColumn_ = static_cast<int>(i);
     const std::string ckdir = opt_.outdir + "/checkpoints";
     store_ = std::make_unique<io::CheckpointStore>(comm_, ckdir, cfg_.keepCheckpoints);
     prepareOutdir();
@@ -276,7 +274,7 @@ class Loop {
     if (Agreed a = agree(comm_, !bad.empty(), kExitNumerical, false, bad); a.failed)
       throw NumericalError(at + "the initial state: " + a.message);
     model_->check(state_);
-    const auto inv = model_->invariants(state_, StepReport{});
+    const auto inv = firstRow();
     checkFinite(inv, at + "the initial state");
     const std::string petsc = allPetscOptions();
     onRoot([&] {
@@ -285,11 +283,11 @@ class Loop {
           {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", petsc},
           {"overrides", opt_.overrides}};
       log_.emplace(io::InvariantLog::create(opt_.outdir + "/invariants.h5", names_, attrs, size_,
-                                            cfg_.flushInterval, io::logQuantities(driver_.model, names_, &deck_)));
+                                            cfg_.flushInterval, columns_, time_));
       log_->append(state_.step, state_.time, inv);
       attrs["nranks"] = std::to_string(size_);
       if (cfg_.snapshotInterval > 0)
-        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", -1, attrs);
+        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", -1, attrs, nullptr, time_);
     });
     if (energyColumn_ >= 0) energy0_ = lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
     writeSnapshot();
@@ -311,7 +309,7 @@ class Loop {
         num(info.time) + ")");
     const std::string changes = checkDeckChanges(info);
     const std::string petsc = allPetscOptions();
-    const auto inv = model_->invariants(state_, StepReport{});
+    const auto inv = firstRow();
     onRoot([&] {
       if (opt_.newLog) {
         startNewLog(info, petsc, inv);
@@ -345,8 +343,7 @@ class Loop {
         {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
         {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", petsc},
         {"started_from_checkpoint", info.path + " (step " + std::to_string(info.step) + ")"}};
-    log_.emplace(io::InvariantLog::create(p, names_, attrs, size_, cfg_.flushInterval,
-                                          io::logQuantities(driver_.model, names_, &deck_)));
+    log_.emplace(io::InvariantLog::create(p, names_, attrs, size_, cfg_.flushInterval, columns_, time_));
     if (onGrid(cfg_.logInterval)) log_->append(state_.step, state_.time, inv);  // reopen needs grid rows
     say("--new-log: invariant log " + p + " starts at step " + std::to_string(state_.step));
   }
@@ -391,7 +388,7 @@ class Loop {
     }
     if (why.empty()) {
       try {
-        snaps_.emplace(p, prefix, state_.step, attrs, &w);
+        snaps_.emplace(p, prefix, state_.step, attrs, &w, time_);
         if (!w.empty()) warn(w);
         return;
       } catch (const Error& e) {
@@ -404,8 +401,19 @@ class Loop {
     warn(p + " is " + why + ": kept aside as " + aside + "; snapshots restart from step " +
          std::to_string(state_.step));
     w.clear();
-    snaps_.emplace(p, prefix, state_.step, attrs, &w);
+    snaps_.emplace(p, prefix, state_.step, attrs, &w, time_);
     if (!w.empty()) warn(w);
+  }
+
+  /// The model's row at the start (step 0 or the restart's state); its columns are the log's.
+  std::vector<double> firstRow() {
+    const LogRow row = model_->logRow(state_, StepReport{});
+    names_ = row.names();
+    columns_ = row.quantities();
+    time_ = row.time();
+    for (std::size_t i = 0; i < names_.size(); ++i)
+      if (names_[i] == monitored_) energyColumn_ = static_cast<int>(i);
+    return row.values();
   }
 
   // --- one step ------------------------------------------------------------------------------
@@ -437,7 +445,7 @@ class Loop {
     if (onGrid(cfg_.checkInterval) || state_.step == finalStep_)
       if (auto r = physicalChecks()) return r;
     if (onGrid(cfg_.logInterval) || state_.step == finalStep_) {
-      const auto inv = model_->invariants(state_, rep);
+      const auto inv = model_->logRow(state_, rep).values();
       try {
         checkFinite(inv, "step " + std::to_string(state_.step));
       } catch (const Error& e) {
@@ -634,7 +642,9 @@ class Loop {
   std::int64_t finalStep_ = 0;
   double maxWall_ = 0.0;
   std::unique_ptr<Model> model_;
-  std::vector<std::string> names_;
+  std::vector<std::string> names_;  ///< the log's columns, as the model's first row has them
+  std::vector<Quantity> columns_;    ///< their units, descriptions and kinds
+  Quantity time_;
   int energyColumn_ = -1;
   std::string monitored_;
   double energy0_ = std::nan(""), lastEnergy_ = std::nan("");

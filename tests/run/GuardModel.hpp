@@ -86,15 +86,21 @@ class GuardModel : public Model {
     return {1, 0.0};
   }
 
-  std::vector<std::string> invariantNames() const override { return {"energy", "q"}; }
+  static const std::vector<Column>& logColumns() {
+    static const std::vector<Column> c = {{"energy", "1", Kind::Conserved, "(q^2 + p^2) / 2"},
+                                          {"q", "1", Kind::Diagnostic, "position q"}};
+    return c;
+  }
 
-  std::vector<double> invariants(const State& s, const StepReport&) override {
+  LogRow logRow(const State& s, const StepReport&) override {
     double e = 0.5 * (s["q"][0] * s["q"][0] + s["p"][0] * s["p"][0]);
     if (fault_ == "nan_invariant" && s.step == at_ && mine()) e = std::nan("");
     // Collective like a real model's: every rank returns the same values.
     int nan = std::isnan(e) ? 1 : 0, anyNan = 0;
     MPI_Allreduce(&nan, &anyNan, 1, MPI_INT, MPI_MAX, comm_);
-    return {anyNan ? std::nan("") : e, s["q"][0]};
+    LogRow row(logColumns());
+    row.add("energy", anyNan ? std::nan("") : e).add("q", s["q"][0]);
+    return row;
   }
 
   void check(const State& s) override {

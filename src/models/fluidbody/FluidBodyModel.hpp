@@ -34,8 +34,9 @@ class FluidBodyModel : public Model {
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;
-  std::vector<std::string> invariantNames() const override;
-  std::vector<double> invariants(const State& s, const StepReport& last) override;
+  LogRow logRow(const State& s, const StepReport& last) override;
+  /// Every column the log can have (docs/output.md "The invariant log").
+  static const std::vector<Column>& logColumns();
   void check(const State& s) override;
   bool snapshot(const State& s, Snapshot& out) override;
   std::string summary(const State& s) override;

@@ -33,6 +33,9 @@ run::Driver dampedDriver() {
   d.description = "Hamiltonian systems with Rayleigh damping (splittings of Modin & Söderlind 2011) "
                   "and the rigid body with double-bracket dissipation (DDB)";
   d.addKeys = addDampedKeys;
+  d.logColumns = {
+      {"**damped**, Rayleigh systems ([damped.md](damped.md), nondimensional):", &damped::RayleighModel::logColumns()},
+      {"**damped**, rigid body ([damped.md](damped.md), nondimensional):", &damped::RigidBodyModel::logColumns()}};
   d.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
     std::string warning;
     auto model = makeDampedModel(deck, &warning);

@@ -311,6 +311,8 @@ run::Driver fluidbodyDriver() {
   d.model = "fluidbody";
   d.description = "rigid bodies and point vortices in an ideal 2D fluid (variational integrator)";
   d.addKeys = addFluidBodyKeys;
+  d.logColumns = {{"**fluidbody** ([fluidbody.md](fluidbody.md#5-invariants-and-diagnostics), nondimensional):",
+                   &fluidbody::FluidBodyModel::logColumns()}};
   d.tools = fluidbodyTools();
   d.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
     FluidBodyConfig c = readFluidBodyConfig(deck);

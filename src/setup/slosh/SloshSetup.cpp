@@ -217,6 +217,7 @@ run::Driver sloshDriver() {
   drv.description =
       "shallow-water sloshing in a spring-restrained vehicle (particle paths, Stormer-Verlet, DMDA)";
   drv.addKeys = addSloshKeys;
+  drv.logColumns = {{"**slosh** ([slosh.md](slosh.md), SI per unit width):", &slosh::SloshModel::logColumns()}};
   drv.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
     const slosh::Config c = readSloshConfig(deck);
     const double dt = io::readRunConfig(deck).dt;

@@ -127,6 +127,7 @@ run::Driver topDriver() {
   d.description = "heavy top: collective Lie–Poisson integrator and three comparison schemes "
                   "(Ohsawa 2019)";
   d.addKeys = addTopKeys;
+  d.logColumns = {{"**top** ([heavytop.md](heavytop.md), nondimensional):", &top::TopModel::logColumns()}};
   d.make = [](const io::Deck& deck, MPI_Comm) -> std::unique_ptr<Model> {
     return std::make_unique<top::TopModel>(readTopConfig(deck));
   };
