@@ -24,8 +24,6 @@ class Model {
 
   /// Model name as in the deck's `model:` key and the log's `model` attribute.
   virtual std::string name() const = 0;
-  /// Constant time step h.
-  virtual double timeStep() const = 0;
   /// State at step 0 built from the configuration.
   virtual State initialState() = 0;
   /// Called after a checkpoint was read: checks field names and sizes (throws CheckpointError)

@@ -116,9 +116,9 @@ void reportUnusedOptions() {
 /// The driver whose model construction is set-up time: a stop signal then exits at once (75).
 Driver stoppableSetUp(const Driver& d) {
   Driver g = d;
-  g.make = [make = d.make](const io::Deck& deck, MPI_Comm comm) {
+  g.make = [make = d.make](const io::Deck& deck, double dt, MPI_Comm comm) {
     const ImmediateStop setUp;
-    return make(deck, comm);
+    return make(deck, dt, comm);
   };
   return g;
 }
@@ -150,7 +150,7 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
   const auto cases = io::sweepCases(deck);
   const bool sweep = !(cases.size() == 1 && cases.front().name.empty());
   if (helpRequested()) {  // build the model so that its solvers list their options, then stop
-    driver.make(cases.front().deck, PETSC_COMM_WORLD);
+    driver.make(cases.front().deck, io::readRunConfig(cases.front().deck).dt, PETSC_COMM_WORLD);
     return kExitOk;
   }
   if (cli.caseIndex >= 0) {  // one case of a sweep (a job-array task), as if it were the whole deck

@@ -31,8 +31,9 @@ struct Driver {
   std::string description;
   /// Adds the model's keys to the schema (the common run keys are already there).
   std::function<void(io::Schema&)> addKeys;
-  /// Builds the model for one configuration on `comm` (throws DeckError/ConfigurationError).
-  std::function<std::unique_ptr<Model>(const io::Deck&, MPI_Comm comm)> make;
+  /// Builds the model for one configuration on `comm` with the time step `dt` of the run
+  /// configuration (io::RunConfig, its one owner); throws DeckError/ConfigurationError.
+  std::function<std::unique_ptr<Model>(const io::Deck&, double dt, MPI_Comm comm)> make;
   std::vector<Tool> tools;
   /// Deck keys (or key prefixes ending in '.') of this model that a restart may change besides
   /// the common ones of io::restartMayChange (e.g. an injected fault in the run-loop tests).

@@ -208,7 +208,7 @@ class Loop {
     cfg_ = io::readRunConfig(deck_);
     finalStep_ = opt_.steps >= 0 ? opt_.steps : cfg_.steps;
     maxWall_ = opt_.maxWall >= 0 ? opt_.maxWall : cfg_.maxWall;
-    model_ = driver_.make(deck_, comm_);
+    model_ = driver_.make(deck_, cfg_.dt, comm_);
     monitored_ = model_->monitoredInvariant();
     const std::string ckdir = opt_.outdir + "/checkpoints";
     store_ = std::make_unique<io::CheckpointStore>(comm_, ckdir, cfg_.keepCheckpoints);

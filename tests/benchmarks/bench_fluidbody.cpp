@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "BodyGrid.hpp"
+#include "core/Constants.hpp"
 #include "fluid/PanelFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
@@ -30,7 +31,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 using bench::body;
 using bench::grid;

@@ -18,6 +18,7 @@
 #include "fluid/PanelFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "StepTiming.hpp"
+#include "core/Constants.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 
 using namespace kirchhoff;
@@ -26,7 +27,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 constexpr double kTarget = 1e-6;
 const double kR = 1.0, kK = 2 * kPi, kD = 1.5;
 

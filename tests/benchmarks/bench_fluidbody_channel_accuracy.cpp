@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Constants.hpp"
 #include "fluid/BoundaryFluid.hpp"
 #include "fluid/discretization/GaussPanelDiscretization.hpp"
 #include "fluid/PanelFluid.hpp"
@@ -54,7 +55,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 constexpr double kTarget = 1e-6;
 constexpr double kLength = 2.0, kThickness = 0.1;
 

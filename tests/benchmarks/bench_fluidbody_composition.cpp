@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/Constants.hpp"
 #include "fluid/PanelFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
@@ -22,7 +23,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 constexpr double kTarget = 1e-8;
 
 struct Point {

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "FluidTestUtil.hpp"
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "fluid/BoundaryFluidFactory.hpp"
 #include "fluid/FlowEvaluator.hpp"
@@ -15,7 +16,7 @@
 namespace kirchhoff::fluid {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846264338327950288;
+using kirchhoff::kPi;
 
 std::unique_ptr<BoundaryFluid> nystrom(const std::vector<SmoothCurve>& curves, const std::vector<int>& nodes,
                                        double rho = 1.0) {

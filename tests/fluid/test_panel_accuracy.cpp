@@ -6,12 +6,13 @@
 #include <cmath>
 
 #include "FluidTestUtil.hpp"
+#include "core/Constants.hpp"
 #include "fluid/FlowEvaluator.hpp"
 
 namespace kirchhoff::fluid {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 Eigen::MatrixXd addedMassOf(const Polygon& p, PanelCorrection c = PanelCorrection::Auto) {
   PanelOptions o;

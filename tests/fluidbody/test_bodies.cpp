@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/Constants.hpp"
 #include "fluid/PanelFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
@@ -15,7 +16,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 BodyConfig body(fluid::Polygon shape, double density, Vec2 y, double theta = 0.0, Vec2 v = Vec2::Zero(),
                 double omega = 0.0) {

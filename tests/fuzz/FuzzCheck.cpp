@@ -78,7 +78,7 @@ std::vector<Layout>& layouts() {
       const std::string file = fuzzDir() + "/layouts/" + name + ".yaml";
       l.schema = std::make_unique<io::Schema>(run::driverSchema(d));
       l.deck = std::make_unique<io::Deck>(io::Deck::fromFile(file, *l.schema));
-      l.model = d.make(*l.deck, PETSC_COMM_SELF);
+      l.model = d.make(*l.deck, io::readRunConfig(*l.deck).dt, PETSC_COMM_SELF);
       l.initial = l.model->initialState();
       all.push_back(std::move(l));
     }
@@ -171,7 +171,7 @@ Verdict checkCheckpoint(const std::string& bytes) {
 void releaseLayouts() { layoutStore().clear(); }
 
 DeckTarget fluidbodyTarget() {
-  return {setup::fluidbodyDriver(), [](const io::Deck& d) { setup::readFluidBodyConfig(d); }};
+  return {setup::fluidbodyDriver(), [](const io::Deck& d) { setup::readFluidBodyConfig(d, io::readRunConfig(d).dt); }};
 }
 
 }  // namespace kirchhoff::fuzz

@@ -47,7 +47,6 @@ class GuardModel : public Model {
   }
 
   std::string name() const override { return "guard"; }
-  double timeStep() const override { return dt_; }
 
   State initialState() override {
     State s;
@@ -131,9 +130,9 @@ inline run::Driver guardDriver() {
     g.integer("at_step", "step k at which it happens").def(1).min(0);
     g.integer("on_rank", "rank that injects it (-1: every rank)").def(-1).min(-1);
   };
-  d.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
+  d.make = [](const io::Deck& deck, double dt, MPI_Comm comm) -> std::unique_ptr<Model> {
     const io::DeckNode g = deck.root().map("guard");
-    return std::make_unique<GuardModel>(comm, deck.root().map("time").real("dt"), g.string("fault"),
+    return std::make_unique<GuardModel>(comm, dt, g.string("fault"),
                                         g.integer("at_step"), static_cast<int>(g.integer("on_rank")));
   };
   return d;

@@ -26,7 +26,7 @@ void advance(SloshModel& m, State& s, long steps) {
   for (long n = 0; n < steps; ++n) {
     m.step(s);
     ++s.step;
-    s.time += m.timeStep();
+    s.time += m.discretization().dt();
   }
 }
 

@@ -29,7 +29,7 @@ State run(SloshModel& m, long steps) {
   for (long n = 0; n < steps; ++n) {
     m.step(s);
     ++s.step;
-    s.time += m.timeStep();
+    s.time += m.discretization().dt();
   }
   return s;
 }

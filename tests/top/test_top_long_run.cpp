@@ -10,6 +10,7 @@
 #include <string>
 
 #include "io/Deck.hpp"
+#include "io/RunConfig.hpp"
 #include "setup/top/TopSetup.hpp"
 
 namespace {
@@ -24,7 +25,7 @@ std::string sourceDir() {
 TEST(TopLongRun, ShippedKovalevskayaDeckPassesStep381954) {
   const io::Schema schema = run::driverSchema(setup::topDriver());
   const io::Deck deck = io::Deck::fromFile(sourceDir() + "/input/top_kovalevskaya.yaml", schema);
-  const top::TopConfig c = setup::readTopConfig(deck);
+  const top::TopConfig c = setup::readTopConfig(deck, io::readRunConfig(deck).dt);
   ASSERT_EQ(c.newton.atol, 1e-14);  // the deck's setting that met the round-off floor
   const top::TopStepper st(c.scheme, c.top, c.dt, c.newton);
   Eigen::VectorXd x = top::initialZ(c.initial);

@@ -152,7 +152,7 @@ TEST(TopModel, ReplayFromCopiedStateIsBitwise) {
       for (int k = 0; k < n; ++k) {
         r = m.step(st);
         st.step += 1;
-        st.time = static_cast<double>(st.step) * m.timeStep();
+        st.time = static_cast<double>(st.step) * m.config().dt;
       }
       return r;
     };
@@ -165,7 +165,7 @@ TEST(TopModel, ReplayFromCopiedStateIsBitwise) {
     for (int k = 0; k < 100; ++k) {
       r2 = fresh.step(copy);
       copy.step += 1;
-      copy.time = static_cast<double>(copy.step) * fresh.timeStep();
+      copy.time = static_cast<double>(copy.step) * fresh.config().dt;
     }
     for (std::size_t f = 0; f < s.fields.size(); ++f)
       EXPECT_EQ(s.fields[f].data, copy.fields[f].data) << si << " " << s.fields[f].name;
@@ -183,7 +183,7 @@ TEST(TopModel, ErrorColumnAgainstReference) {
   for (int k = 0; k < 500; ++k) {
     r = m.step(s);
     s.step += 1;
-    s.time = static_cast<double>(s.step) * m.timeStep();
+    s.time = static_cast<double>(s.step) * m.config().dt;
   }
   integrators::Dop853Options opt;
   opt.rtol = opt.atol = 1e-13;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/FieldChecks.hpp"
 
 namespace kirchhoff::damped {
 
@@ -40,16 +41,10 @@ State RayleighModel::initialState() {
 
 void RayleighModel::restore(State& s) {
   const std::size_t n = static_cast<std::size_t>(cfg_.system->dim());
-  const std::pair<const char*, std::size_t> want[] = {{"q", n}, {"p", n}, {"dissipated", 1}};
-  for (const auto& [field, size] : want) {
-    const Field* f = s.find(field);
-    if (!f || f->data.size() != size) {
-      std::ostringstream os;
-      os << "damped checkpoint: field '" << field << "' " << (f ? "has the wrong size" : "missing")
-         << " (expected " << size << " values)";
-      throw CheckpointError(os.str());
-    }
-  }
+  const std::string why = "n = " + std::to_string(n);
+  requireField(s, "damped", "q", n, why);
+  requireField(s, "damped", "p", n, why);
+  requireField(s, "damped", "dissipated", 1);
 }
 
 StepReport RayleighModel::step(State& s) {

@@ -34,7 +34,6 @@ class RayleighModel final : public Model {
   explicit RayleighModel(RayleighConfig cfg);
 
   std::string name() const override { return "damped"; }
-  double timeStep() const override { return cfg_.dt; }
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;

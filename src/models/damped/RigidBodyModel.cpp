@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/FieldChecks.hpp"
 
 namespace kirchhoff::damped {
 
@@ -22,16 +23,8 @@ State RigidBodyModel::initialState() {
 }
 
 void RigidBodyModel::restore(State& s) {
-  const std::pair<const char*, std::size_t> want[] = {{"M", 3}, {"dissipated", 1}};
-  for (const auto& [field, size] : want) {
-    const Field* f = s.find(field);
-    if (!f || f->data.size() != size) {
-      std::ostringstream os;
-      os << "damped checkpoint: field '" << field << "' " << (f ? "has the wrong size" : "missing")
-         << " (expected " << size << " values)";
-      throw CheckpointError(os.str());
-    }
-  }
+  requireField(s, "damped", "M", 3);
+  requireField(s, "damped", "dissipated", 1);
 }
 
 StepReport RigidBodyModel::step(State& s) {

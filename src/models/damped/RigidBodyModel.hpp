@@ -27,7 +27,6 @@ class RigidBodyModel final : public Model {
   explicit RigidBodyModel(RigidBodyConfig cfg);
 
   std::string name() const override { return "damped"; }
-  double timeStep() const override { return cfg_.dt; }
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/Error.hpp"
+#include "core/FieldChecks.hpp"
 #include "fluid/BoundaryFluid.hpp"
 #include "fluid/geometry/ConfigurationChecks.hpp"
 #include "fluid/IsolatedAddedMass.hpp"
@@ -112,13 +113,9 @@ State FluidBodyModel::initialState() {
 
 void FluidBodyModel::restore(State& s) {
   const std::size_t d = static_cast<std::size_t>(3 * n_ + 2 * m_);
-  for (const char* f : {"q", "p", "q_previous", "jacobian_correction"}) {
-    const Field* fld = s.find(f);
-    const bool correction = std::string(f) == "jacobian_correction";
-    if (!fld || (fld->data.size() != (correction ? d * d : d) && !(correction && fld->data.empty())))
-      throw CheckpointError(std::string("checkpoint field '") + f + "' does not match the deck (" +
-                            std::to_string(n_) + " bodies, " + std::to_string(m_) + " vortices)");
-  }
+  const std::string why = std::to_string(n_) + " bodies, " + std::to_string(m_) + " vortices in the deck";
+  for (const char* f : {"q", "p", "q_previous"}) requireField(s, "fluidbody", f, d, why);
+  requireField(s, "fluidbody", "jacobian_correction", {d * d, 0}, why);  // empty: not kept
   // A correction written by another -del_jacobian mode: the lagged mode refreshes it at the next step,
   // the others do not keep it.
   std::vector<double>& E = s["jacobian_correction"];

@@ -30,7 +30,6 @@ class FluidBodyModel : public Model {
   FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid> fluid, MPI_Comm comm);
 
   std::string name() const override { return "fluidbody"; }
-  double timeStep() const override { return cfg_.dt; }
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;

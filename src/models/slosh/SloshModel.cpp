@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/FieldChecks.hpp"
 #include "models/slosh/StormerVerlet.hpp"
 
 namespace kirchhoff::slosh {
@@ -142,21 +143,8 @@ State SloshModel::initialState() {
 
 void SloshModel::checkFields(const State& s) const {
   const std::uint64_t N = static_cast<std::uint64_t>(disc_.points());
-  for (const char* name : {"x", "w"}) {
-    const Field* f = s.find(name);
-    if (!f) throw CheckpointError(std::string("slosh: state has no field '") + name + "'");
-    if (!f->distributed || f->global != N || f->offset != c_.first - 1 || f->data.size() != c_.n)
-      throw CheckpointError(std::string("slosh: field '") + name + "' does not match the grid (N = " +
-                            std::to_string(N) + ", this rank owns [" + std::to_string(c_.first - 1) +
-                            ", " + std::to_string(c_.first - 1 + c_.n) + "), the field holds " +
-                            std::to_string(f->data.size()) + " values at offset " +
-                            std::to_string(f->offset) + " of " + std::to_string(f->global) + ")");
-  }
-  for (const char* name : {"q", "p", "impulse"}) {
-    const Field* f = s.find(name);
-    if (!f || f->distributed || f->data.size() != 1)
-      throw CheckpointError(std::string("slosh: state needs the replicated scalar field '") + name + "'");
-  }
+  for (const char* name : {"x", "w"}) requireSlab(s, "slosh", name, N, c_.first - 1, c_.n);
+  for (const char* name : {"q", "p", "impulse"}) requireField(s, "slosh", name, 1);
 }
 
 void SloshModel::restore(State& s) {

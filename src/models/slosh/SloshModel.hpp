@@ -29,7 +29,6 @@ class SloshModel final : public Model {
   SloshModel& operator=(const SloshModel&) = delete;
 
   std::string name() const override { return "slosh"; }
-  double timeStep() const override { return disc_.dt(); }
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;

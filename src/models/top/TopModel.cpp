@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/FieldChecks.hpp"
 #include "models/top/Reference.hpp"
 
 namespace kirchhoff::top {
@@ -76,31 +77,20 @@ State TopModel::initialState() {
 }
 
 void TopModel::restore(State& s) {
-  auto require = [&s](const std::string& name, std::size_t n) {
-    const Field* f = s.find(name);
-    if (!f) throw CheckpointError("top checkpoint: field '" + name + "' missing");
-    if (f->data.size() != n)
-      throw CheckpointError("top checkpoint: field '" + name + "' has " +
-                            std::to_string(f->data.size()) + " values, expected " +
-                            std::to_string(n));
-  };
   std::size_t expected = 0;
   if (stepper_.collective()) {
-    require("z", 8);
+    requireField(s, "top", "z", 8);
     expected = 1;
   } else {
-    require("Pi", 3);
-    require("Gamma", 3);
+    requireField(s, "top", "Pi", 3);
+    requireField(s, "top", "Gamma", 3);
     expected = 2;
   }
   if (config_.reference) {
-    require("reference", 6);
+    requireField(s, "top", "reference", 6);
     ++expected;
   }
-  if (s.fields.size() != expected)
-    throw CheckpointError("top checkpoint: " + std::to_string(s.fields.size()) +
-                          " fields, expected " + std::to_string(expected) + " for scheme " +
-                          stepper_.name() + (config_.reference ? " with reference" : ""));
+  requireFieldCount(s, "top", expected, "for scheme " + stepper_.name() + (config_.reference ? " with reference" : ""));
 }
 
 Eigen::VectorXd TopModel::stateVector(const State& s) const {

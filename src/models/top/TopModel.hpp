@@ -65,7 +65,6 @@ class TopModel final : public Model {
   explicit TopModel(const TopConfig& config);
 
   std::string name() const override { return "top"; }
-  double timeStep() const override { return config_.dt; }
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;
