@@ -41,7 +41,8 @@ class InvariantLog {
   void flush();
   /// Flushes, then brings the fallback copy `path.ckpt` up to date for restarts: the rows since
   /// the previous checkpoint are appended to it, so the cost does not grow with the length of
-  /// the log (issue 17, item 6). A missing or unreadable copy is rebuilt by a full copy.
+  /// the log (a full copy made long runs slower with every checkpoint). A missing or unreadable
+  /// copy is rebuilt by a full copy.
   void snapshotForCheckpoint();
   /// Appends "step N: <changes>" to the root attribute `restart_changes` (the log and its copy).
   void recordRestartChanges(std::int64_t step, const std::string& changes);

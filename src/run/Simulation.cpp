@@ -179,7 +179,7 @@ class Loop {
 
  private:
   /// Runs `f` on rank 0 only; an exception there is thrown on every rank (as Error with its exit
-  /// code), so no rank waits in a collective for a rank that gave up (issue 17, item 1).
+  /// code), so no rank waits in a collective for a rank that gave up (a 2-rank run would deadlock).
   template <class F>
   void onRoot(F&& f) {
     std::string err;
@@ -348,8 +348,9 @@ class Loop {
     say("--new-log: invariant log " + p + " starts at step " + std::to_string(state_.step));
   }
 
-  /// Refuses (exit 65) a restart whose deck changes what the checkpointed state means (issue 15,
-  /// item 2); returns the allowed changes ("" if none) for the log's attributes.
+  /// Refuses (exit 65) a restart whose deck changes what the checkpointed state means (a changed
+  /// time.dt or body would continue a different run silently); returns the allowed changes ("" if
+  /// none) for the log's attributes.
   std::string checkDeckChanges(const io::CheckpointInfo& info) const {
     if (info.deckText.empty()) {  // a checkpoint of an older version: only the hash is known
       if (info.dt != cfg_.dt)
@@ -376,7 +377,7 @@ class Loop {
 
   /// Continues snapshots.h5 at the restart step. A file HDF5 cannot open, or one the writer
   /// cannot continue (e.g. a snapshot cut short by a full disk), is renamed to
-  /// snapshots.h5.unreadable-<step> with a warning rather than replaced (issue 17, item 8). Rank 0.
+  /// snapshots.h5.unreadable-<step> with a warning rather than replaced (its frames stay readable). Rank 0.
   void continueSnapshots() {
     const std::string p = opt_.outdir + "/snapshots.h5", prefix = opt_.outdir + "/snapshots";
     const std::map<std::string, std::string> attrs{{"model", driver_.model}};

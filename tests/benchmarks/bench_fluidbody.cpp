@@ -1,4 +1,4 @@
-// Benchmark of the fluidbody DEL step (issues 3 and 4; docs/fluidbody.md "Reference results"):
+// Benchmark of the fluidbody DEL step (the panel solve and the SNES step; docs/fluidbody.md "Reference results"):
 // wall time per FluidBodyModel::step against the paper's Matlab figures, cost against the number of bodies,
 // and the 2-rank parallel efficiency of the 16-body case. A timing main printing Markdown tables.
 // Run: build/bin/bench_fluidbody [--quick]      mpirun -n 2 build/bin/bench_fluidbody

@@ -1,4 +1,4 @@
-// Cost at equal accuracy (issue 13; docs/fluidbody.md "High-order boundary integrals"): for the disk +
+// Cost at equal accuracy (what the high-order discretizations buy; docs/fluidbody.md "High-order boundary integrals"): for the disk +
 // vortex of input/fluidbody_disk_vortex.yaml, the node count each discretization (panel, nystrom) needs
 // for a fluid error <= 1e-6 against the closed forms (FB-30), (FB-32), and the DEL step time there.
 // Run: build/bin/bench_fluidbody_accuracy [--quick]   (a timing main printing Markdown tables)

@@ -1,4 +1,4 @@
-// Cost at equal accuracy for the channel (issue 13; docs/fluidbody.md "Graded Gauss-Legendre panels",
+// Cost at equal accuracy for the channel (what graded Gauss panels buy at corners; docs/fluidbody.md "Graded Gauss-Legendre panels",
 // (FB-56)): the added-mass error of one channel plate (length 2, thickness 0.1) against the plate
 // resolution for panel and gauss_panels, and the DEL step of the four-plate channel of
 // input/fluidbody_channel.yaml (two vortices, dt 0.01) at each resolution, side by side: ms/step (wall

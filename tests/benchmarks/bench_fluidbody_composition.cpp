@@ -1,4 +1,4 @@
-// Cost at equal time-stepping accuracy (issue 14; docs/composition.md (CM-1)-(CM-7)): the disk + vortex of
+// Cost at equal time-stepping accuracy (what the higher-order compositions buy; docs/composition.md (CM-1)-(CM-7)): the disk + vortex of
 // input/fluidbody_disk_vortex.yaml (panel, 64 edges, fixed) to T, error against a fine kahan_li8 run.
 // Run: build/bin/bench_fluidbody_composition [--quick]   (a timing main printing Markdown tables)
 #include <mpi.h>

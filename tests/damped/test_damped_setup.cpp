@@ -1,4 +1,4 @@
-// Tests of the damped deck reader and the step-size guard (hardening issue): linear stability
+// Tests of the damped deck reader and the step-size guard (an unstable dt is refused): linear stability
 // bounds (2 for Störmer–Verlet, 2 sqrt 2 for RK4, 0 for Heun), refusals with the bound printed.
 #include <cmath>
 #include <complex>

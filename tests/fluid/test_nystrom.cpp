@@ -48,7 +48,7 @@ double ellipseError(double a, double b, int N, double* offDiagonal = nullptr) {
 }
 
 TEST(Nystrom, EllipseAddedMassSpectral) {
-  // Required: b = 0.5 <= 1e-12 at 128 nodes, b = 0.2 <= 1e-10 at 256 nodes (issue 13); the table
+  // Required: b = 0.5 <= 1e-12 at 128 nodes, b = 0.2 <= 1e-10 at 256 nodes (spectral accuracy); the table
   // shows the exponential convergence (docs/fluidbody.md "High-order boundary integrals").
   for (int N : {16, 32, 64, 128, 256})
     std::printf("ellipse N = %3d: b = 0.5 error %.2e, b = 0.2 error %.2e\n", N, ellipseError(1.0, 0.5, N),

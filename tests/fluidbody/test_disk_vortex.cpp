@@ -1,5 +1,6 @@
 // fluidbody with one free disk and one vortex against an independent reference: the circle-theorem
-// Lagrangian L = a|v|^2/2 + beta + W_G(r) + K R^2 <J r, v>/d^2 integrated by DOP853 (issue 4).
+// Lagrangian L = a|v|^2/2 + beta + W_G(r) + K R^2 <J r, v>/d^2 integrated by DOP853 (a reference
+// that shares no code with the panel method).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// The fuzz property (issue 9, item 2) for decks and checkpoints: load, or the documented error
+// The fuzz property for decks and checkpoints (hostile input must fail cleanly): load, or the documented error
 // type with exit code 65 (core/Error.hpp); any other exception is reported as a finding.
 #include "FuzzCheck.hpp"
 

@@ -1,4 +1,4 @@
-// Round trip of every model's saved state struct (issue 2): the State each driver builds from its
+// Round trip of every model's saved state struct (a checkpoint is exactly the State): the State each driver builds from its
 // decks in input/, advanced a few steps, written as a checkpoint and read back is bit-identical,
 // and Model::restore accepts it; a checkpoint of one deck is refused by another's layout.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// A tiny test Model for the run-loop numerical guards (issue 9, item 4): a harmonic oscillator
+// A tiny test Model for the run-loop numerical guards (never a silently wrong number): a harmonic oscillator
 // advanced by its exact flow map (rotation by dt) that injects one chosen fault at step k.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The shipped input/top_kovalevskaya.yaml run far past its end time (issue 17 item 9): its Newton
+// The shipped input/top_kovalevskaya.yaml run far past its end time (it once failed there): its Newton
 // (atol 1e-14) stalled at a residual of 9.1e-13 at step 381954, where |z| = 859 puts the rounding
 // error of F above atol; the stall test accepts it and the Casimirs stay at round-off.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The step-size guard of kirchhoff-damped (hardening issue): refuses or warns about a dt that
+// The step-size guard of kirchhoff-damped (an unstable dt must not run silently): refuses or warns about a dt that
 // breaks an explicit scheme's linear stability, printing h*omega_max, the bound and the growth.
 #include <cmath>
 #include <sstream>

@@ -23,7 +23,7 @@ void addDampedKeys(io::Schema& s);
 damped::RayleighConfig readRayleighConfig(const io::Deck& deck, double dt);
 damped::RigidBodyConfig readRigidBodyConfig(const io::Deck& deck, double dt);
 
-/// The hardening-issue guard for a Rayleigh deck: estimates linear stability of the configured
+/// The step-size guard for a Rayleigh deck: estimates linear stability of the configured
 /// method at time.dt over time.steps (RayleighModel::stability) and
 ///  - refuses the deck (DeckError at time.dt, bound printed) when the linearized step map grows
 ///    (rho > 1) and either h*omega_max exceeds the method's undamped bound (2 for the splittings,
