@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI stage (issue 9, item 2): libFuzzer targets (clang-14, ASan + UBSan) for the deck reader and
+# CI stage (hostile decks and damaged checkpoints must fail cleanly): libFuzzer targets (clang-14, ASan + UBSan) for the deck reader and
 # the checkpoint reader, built in the sanitizer stage's build-asan/ (configured here if missing).
 # Replays the corpora and every saved finding (fuzz_replay), then fuzzes each target for a bounded time. Any crash, hang (> timeout), leak,
 # out-of-memory or undocumented exception fails the stage; the input is kept as an artifact.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI stage (issue 9): AddressSanitizer + UndefinedBehaviorSanitizer build (KIRCHHOFF_SANITIZE) in
+# CI stage (memory errors and undefined behaviour found before users meet them): AddressSanitizer + UndefinedBehaviorSanitizer build (KIRCHHOFF_SANITIZE) in
 # build-asan/ (clang, with the fuzz targets of .ci/fuzz.sh); the unit and MPI tests; a leak pass
 # over the infrastructure tests; one short 2-rank run and a restart of every driver in drivers/
 # (leak-checked, PETSc -malloc_dump and -options_left clean). Any sanitizer report, unfreed PETSc

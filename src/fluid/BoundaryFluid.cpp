@@ -28,7 +28,6 @@
 
 namespace kirchhoff::fluid {
 
-using panel::kInvTwoPi;
 
 namespace {
 

@@ -8,16 +8,11 @@
 
 namespace kirchhoff::fluid {
 
-DiscretizationKind discretizationKind(const std::string& name) {
-  if (name == "panel") return DiscretizationKind::Panel;
-  if (name == "nystrom") return DiscretizationKind::Nystrom;
-  if (name == "gauss_panels") return DiscretizationKind::GaussPanels;
-  throw ConfigurationError("fluid discretization '" + name + "' is unknown (choices: panel, nystrom, gauss_panels)");
-}
-
-std::string discretizationName(DiscretizationKind kind) {
-  if (kind == DiscretizationKind::GaussPanels) return "gauss_panels";
-  return kind == DiscretizationKind::Panel ? "panel" : "nystrom";
+const Choices<DiscretizationKind>& discretizations() {
+  static const Choices<DiscretizationKind> c("fluid discretization", {{"panel", DiscretizationKind::Panel},
+                                                                      {"nystrom", DiscretizationKind::Nystrom},
+                                                                      {"gauss_panels", DiscretizationKind::GaussPanels}});
+  return c;
 }
 
 std::unique_ptr<BoundaryFluid> makeBoundaryFluid(MPI_Comm comm, const std::vector<Polygon>& outlines,

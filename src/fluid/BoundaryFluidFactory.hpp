@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Choices.hpp"
 #include "fluid/BoundaryFluid.hpp"
 #include "fluid/discretization/GaussPanelDiscretization.hpp"
 #include "fluid/geometry/Polygon.hpp"
@@ -18,9 +19,9 @@ namespace kirchhoff::fluid {
 
 enum class DiscretizationKind { Panel, Nystrom, GaussPanels };
 
-/// "panel" | "nystrom" | "gauss_panels" (throws ConfigurationError naming the choices otherwise).
-DiscretizationKind discretizationKind(const std::string& name);
-std::string discretizationName(DiscretizationKind kind);
+/// The deck names (fluid.discretization): "panel", "nystrom", "gauss_panels".
+const Choices<DiscretizationKind>& discretizations();
+inline std::string discretizationName(DiscretizationKind kind) { return discretizations().name(kind); }
 
 /// Outline j (its vertex count is the panel or node count of body j) and, for Nystrom, curve j.
 /// Solver options for either: -<prefix>solver, -<prefix>direct_max, -<prefix>ksp_* (PanelOptions).

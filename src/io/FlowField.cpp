@@ -13,8 +13,8 @@
 
 #include "core/Mpi.hpp"
 #include "core/Error.hpp"
+#include "core/Quantity.hpp"
 #include "io/Hdf5.hpp"
-#include "io/Quantities.hpp"
 
 namespace kirchhoff::io {
 
@@ -36,6 +36,26 @@ struct Id {
 
 void status(herr_t s, const std::string& what) {
   if (s < 0) throw std::runtime_error(what);
+}
+
+/// The datasets' attributes (docs/output.md "Flow fields"); body outlines are "outline".
+Quantity flowFieldQuantity(const std::string& name) {
+  static const std::vector<Quantity> t = {
+      {"x", "1", "grid axis x", "coordinate"},
+      {"y", "1", "grid axis y", "coordinate"},
+      {"psi_gamma", "1", "stream function of the free vortices psi_gamma", "diagnostic"},
+      {"psi_I", "1", "stream function of the image flow psi_I", "diagnostic"},
+      {"psi_B", "1", "stream function of the body-motion flow <Psi_B, Xi>", "diagnostic"},
+      {"u", "1", "fluid velocity, x component", "diagnostic"},
+      {"v", "1", "fluid velocity, y component", "diagnostic"},
+      {"mask", "1", "0 fluid, 1 inside or at a body, 2 at a vortex", "diagnostic", true},
+      {"positions", "1", "vortex positions gamma_i", "coordinate"},
+      {"K", "1", "vortex circulations K_i", "diagnostic"},
+      {"outline", "1", "spatial outline of the body (vertices)", "coordinate"},
+  };
+  for (const auto& q : t)
+    if (q.name == name) return q;
+  return Quantity{name, "", "", "diagnostic", false};
 }
 
 void writeArray(hid_t loc, const std::string& name, hid_t type, const void* data,

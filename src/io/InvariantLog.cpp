@@ -39,7 +39,7 @@ InvariantLog::~InvariantLog() {
 InvariantLog InvariantLog::create(const std::string& path, const std::vector<std::string>& names,
                                   const std::map<std::string, std::string>& attributes,
                                   std::int64_t nranks, int flushInterval,
-                                  const std::vector<Quantity>& quantities) {
+                                  const std::vector<Quantity>& quantities, const Quantity& time) {
   h5::silenceErrors();
   const std::string tmp = path + ".tmp";
   {
@@ -56,15 +56,13 @@ InvariantLog InvariantLog::create(const std::string& path, const std::vector<std
       h5::describe(d, "", "the deck text (YAML) of the run", "metadata");
     }
     h5::writeInt64Attribute(f, "nranks", nranks);
-    const auto model = attributes.find("model");
-    const std::string modelName = model == attributes.end() ? "" : model->second;
     auto quantity = [&](std::size_t i, const std::string& n) {
-      return i < quantities.size() && quantities[i].name == n ? quantities[i] : logQuantity(modelName, n);
+      return i < quantities.size() && quantities[i].name == n ? quantities[i] : Quantity{n, "", "", "diagnostic", false};
     };
     h5::Handle g(h5::check(H5Gcreate2(f, "invariants", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                            "create /invariants"));
     h5::Handle s(h5::createExtendible(g, "step", H5T_NATIVE_INT64, 1024));
-    const Quantity qs = logQuantity(modelName, "step"), qt = logQuantity(modelName, "time");
+    const Quantity qs = stepQuantity(), qt = time;
     h5::describe(s, qs.units, qs.description, qs.kind);
     h5::Handle t(h5::createExtendible(g, "time", H5T_NATIVE_DOUBLE, 1024));
     h5::describe(t, qt.units, qt.description, qt.kind);

@@ -59,6 +59,7 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
     if (s == "-h" || s == "--help") o.help = true;
     else if (s == "--version") o.version = true;
     else if (s == "--deck-reference") o.deckReference = true;
+    else if (s == "--log-reference") o.logReference = true;
     else if (s == "-o" || s == "--output") {
       o.outdir = value(i, s);
       if (o.outdir.find_first_not_of(" \t") == std::string::npos)
@@ -94,7 +95,7 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
       throw UsageError("unexpected argument '" + s + "' (one deck only)");
     }
   }
-  if (!o.help && !o.version && !o.deckReference && o.deck.empty()) {
+  if (!o.help && !o.version && !o.deckReference && !o.logReference && o.deck.empty()) {
     if (std::find(o.petscArgs.begin(), o.petscArgs.end(), "-help") != o.petscArgs.end())
       throw UsageError("-help lists the PETSc and kirchhoff options of the solvers a deck builds: "
                        "give a deck (-h or --help for the command line)");
@@ -111,7 +112,7 @@ std::string usage(const std::string& model,
       "usage: kirchhoff-" + model +
       " DECK.yaml [-o OUTDIR] [--set KEY=VALUE]... [--restart [CHECKPOINT.h5]] [--steps N]\n"
       "       [--max-wall S] [--case N] [--overwrite] [--new-log] [PETSc options]\n"
-      "       kirchhoff-" + model + " --deck-reference | --version | --help\n\n"
+      "       kirchhoff-" + model + " --deck-reference | --log-reference | --version | --help\n\n"
       "  -o OUTDIR            output folder (default out/<deck name>)\n"
       "  --set KEY=VALUE      override a deck value, checked as in the file (repeatable), e.g.\n"
       "                       --set time.dt=0.05 --set bodies[0].density=2 --set rayleigh.scheme.method=heun\n"
@@ -123,6 +124,7 @@ std::string usage(const std::string& model,
       "  --new-log            with --restart: start a new invariant log at the checkpoint's step\n"
       "                       (e.g. --restart other/checkpoints/X.h5 -o NEWDIR, or lost logs)\n"
       "  --deck-reference     print every deck key (type, default, range, meaning)\n"
+      "  --log-reference      print the invariant log's columns (kind, units, meaning)\n"
       "  --version            versions of the code, PETSc, HDF5, MPI, Eigen, yaml-cpp; build options\n"
       "  DECK -help           PETSc's help: every PETSc and kirchhoff option (-del_*, -panel_*) of the\n"
       "                       solvers the deck builds, with its default; nothing is run\n";

@@ -39,6 +39,12 @@ io::Schema driverSchema(const Driver& d) {
   return s;
 }
 
+std::string logReference(const Driver& d) {
+  std::string s;
+  for (const auto& [heading, columns] : d.logColumns) s += "\n" + heading + "\n\n" + columnTable(*columns);
+  return s;
+}
+
 namespace {
 
 int worldRank() {
@@ -130,9 +136,9 @@ std::string lockSweepFolder(const std::string& outdir, io::OutdirLock& lock) {
 /// The driver whose model construction is set-up time: a stop signal then exits at once (75).
 Driver stoppableSetUp(const Driver& d) {
   Driver g = d;
-  g.make = [make = d.make](const io::Deck& deck, MPI_Comm comm) {
+  g.make = [make = d.make](const io::Deck& deck, double dt, MPI_Comm comm) {
     const ImmediateStop setUp;
-    return make(deck, comm);
+    return make(deck, dt, comm);
   };
   return g;
 }
@@ -169,7 +175,7 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
   const auto cases = io::sweepCases(deck);
   const bool sweep = !(cases.size() == 1 && cases.front().name.empty());
   if (helpRequested()) {  // build the model so that its solvers list their options, then stop
-    driver.make(cases.front().deck, PETSC_COMM_WORLD);
+    driver.make(cases.front().deck, io::readRunConfig(cases.front().deck).dt, PETSC_COMM_WORLD);
     return kExitOk;
   }
   if (cli.caseIndex >= 0) {  // one case of a sweep (a job-array task), as if it were the whole deck
@@ -211,12 +217,13 @@ int main(int argc, char** argv, const Driver& driver) {
     MPI_Finalize();
     return kExitUsage;
   }
-  if (cli.help || cli.version || cli.deckReference) {
+  if (cli.help || cli.version || cli.deckReference || cli.logReference) {
     if (worldRank() == 0) {
       if (cli.help) std::printf("kirchhoff-%s: %s\n\n%s", driver.model.c_str(), driver.description.c_str(),
                                 usage(driver.model, toolHelp).c_str());
       if (cli.version) std::printf("%s", versionReport(driver.model).c_str());
       if (cli.deckReference) std::printf("%s", driverSchema(driver).markdown().c_str());
+      if (cli.logReference) std::printf("%s", logReference(driver).c_str());
     }
     MPI_Finalize();
     return kExitOk;

@@ -28,7 +28,6 @@
 #include "io/InvariantLog.hpp"
 #include "io/NoFollow.hpp"
 #include "io/OutdirLock.hpp"
-#include "io/Quantities.hpp"
 #include "io/OutputFolder.hpp"
 #include "io/RunConfig.hpp"
 #include "io/SnapshotWriter.hpp"
@@ -120,11 +119,13 @@ class Loop {
     s.message = r.message;
     try {
       if (log_) log_->flush();
-      if (model_) {  // the conserved columns (their kind in io/Quantities), in the log's order
+      if (model_) {  // the conserved columns (their kind as the model logs them), in the log's order
+        const std::string path = opt_.outdir + "/invariants.h5";
         std::vector<std::string> cols;
-        for (const auto& q : io::logQuantities(driver_.model, names_, &deck_))
+        for (const auto& q : columns_)
           if (q.kind == "conserved") cols.push_back(q.name);
-        s.maxRelativeChange = maxRelativeChanges(opt_.outdir + "/invariants.h5", cols);
+        if (columns_.empty()) cols = conservedColumns(path);  // a restart that failed before its first row
+        s.maxRelativeChange = maxRelativeChanges(path, cols);
       }
       if (fs::is_directory(opt_.outdir)) writeSummaryFile(opt_.outdir + "/summary.json", s);
     } catch (const std::exception& e) {
@@ -134,8 +135,8 @@ class Loop {
 
  private:
   /// Runs `f` on rank 0 only; an exception there is thrown on every rank (as Error with its exit
-  /// code), so no rank waits in a collective for a rank that gave up. A full disk is named as
-  /// such (a failed copy on a full tmpfs reports "Input/output error").
+  /// code), so no rank waits in a collective for a rank that gave up (a 2-rank run would deadlock).
+  /// A full disk is named as such (a failed copy on a full tmpfs reports "Input/output error").
   template <class F>
   void onRoot(F&& f) {
     std::string err;
@@ -165,11 +166,8 @@ class Loop {
     cfg_ = io::readRunConfig(deck_);
     finalStep_ = opt_.steps >= 0 ? opt_.steps : cfg_.steps;
     maxWall_ = opt_.maxWall >= 0 ? opt_.maxWall : cfg_.maxWall;
-    model_ = collectively(comm_, [&] { return driver_.make(deck_, comm_); });
-    names_ = model_->invariantNames();
+    model_ = collectively(comm_, [&] { return driver_.make(deck_, cfg_.dt, comm_); });
     monitored_ = model_->monitoredInvariant();
-    for (std::size_t i = 0; i < names_.size(); ++i)
-      if (names_[i] == monitored_) energyColumn_ = static_cast<int>(i);
     const std::string ckdir = opt_.outdir + "/checkpoints";
     store_ = std::make_unique<io::CheckpointStore>(comm_, ckdir, cfg_.keepCheckpoints);
     prepareOutdir();
@@ -236,7 +234,7 @@ class Loop {
     if (Verdict a = agree(comm_, !bad.empty(), kExitNumerical, bad); a.failed)
       throw NumericalError(at + "the initial state: " + a.message);
     model_->check(state_);
-    const auto inv = model_->invariants(state_, StepReport{});
+    const auto inv = firstRow();
     checkFinite(inv, at + "the initial state");
     const std::string& petsc = petscOptions_;
     onRoot([&] {
@@ -245,11 +243,11 @@ class Loop {
           {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", petsc},
           {"overrides", opt_.overrides}};
       log_.emplace(io::InvariantLog::create(opt_.outdir + "/invariants.h5", names_, attrs, size_,
-                                            cfg_.flushInterval, io::logQuantities(driver_.model, names_, &deck_)));
+                                            cfg_.flushInterval, columns_, time_));
       log_->append(state_.step, state_.time, inv);
       attrs["nranks"] = std::to_string(size_);
       if (cfg_.snapshotInterval > 0)
-        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", -1, attrs);
+        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", -1, attrs, nullptr, time_);
     });
     if (energyColumn_ >= 0) energy0_ = lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
     maxRelChange_ = 0.0;
@@ -276,7 +274,7 @@ class Loop {
                        "): the final step is absolute; give a later one, or --restart an older checkpoint");
     const std::string& petsc = petscOptions_;
     const std::string changes = checkDeckChanges(info, petsc);
-    const auto inv = model_->invariants(state_, StepReport{});
+    const auto inv = firstRow();
     onRoot([&] {
       if (opt_.newLog) {
         startNewLog(info, petsc, inv);
@@ -328,8 +326,7 @@ class Loop {
         {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
         {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", petsc},
         {"started_from_checkpoint", info.path + " (step " + std::to_string(info.step) + ")"}};
-    log_.emplace(io::InvariantLog::create(p, names_, attrs, size_, cfg_.flushInterval,
-                                          io::logQuantities(driver_.model, names_, &deck_)));
+    log_.emplace(io::InvariantLog::create(p, names_, attrs, size_, cfg_.flushInterval, columns_, time_));
     if (onGrid(cfg_.logInterval)) log_->append(state_.step, state_.time, inv);  // reopen needs grid rows
     say("--new-log: invariant log " + p + " starts at step " + std::to_string(state_.step));
   }
@@ -378,7 +375,7 @@ class Loop {
 
   /// Continues snapshots.h5 at the restart step. A file HDF5 cannot open, or one the writer
   /// cannot continue (e.g. a snapshot cut short by a full disk), is renamed to
-  /// snapshots.h5.unreadable-<step> with a warning rather than replaced (issue 17, item 8). Rank 0.
+  /// snapshots.h5.unreadable-<step> with a warning rather than replaced (its frames stay readable). Rank 0.
   void continueSnapshots() {
     const std::string p = opt_.outdir + "/snapshots.h5", prefix = opt_.outdir + "/snapshots";
     const std::map<std::string, std::string> attrs{{"model", driver_.model}};
@@ -394,7 +391,7 @@ class Loop {
     }
     if (why.empty()) {
       try {
-        snaps_.emplace(p, prefix, state_.step, attrs, &w);
+        snaps_.emplace(p, prefix, state_.step, attrs, &w, time_);
         if (!w.empty()) warn(w);
         return;
       } catch (const Error& e) {
@@ -407,8 +404,19 @@ class Loop {
     warn(p + " is " + why + ": kept aside as " + aside + "; snapshots restart from step " +
          std::to_string(state_.step));
     w.clear();
-    snaps_.emplace(p, prefix, state_.step, attrs, &w);
+    snaps_.emplace(p, prefix, state_.step, attrs, &w, time_);
     if (!w.empty()) warn(w);
+  }
+
+  /// The model's row at the start (step 0 or the restart's state); its columns are the log's.
+  std::vector<double> firstRow() {
+    const LogRow row = model_->logRow(state_, StepReport{});
+    names_ = row.names();
+    columns_ = row.quantities();
+    time_ = row.time();
+    for (std::size_t i = 0; i < names_.size(); ++i)
+      if (names_[i] == monitored_) energyColumn_ = static_cast<int>(i);
+    return row.values();
   }
 
   // --- one step ------------------------------------------------------------------------------
@@ -440,7 +448,7 @@ class Loop {
     if (onGrid(cfg_.checkInterval) || state_.step == finalStep_)
       if (auto r = physicalChecks()) return r;
     if (onGrid(cfg_.logInterval) || state_.step == finalStep_) {
-      const auto inv = model_->invariants(state_, rep);
+      const auto inv = model_->logRow(state_, rep).values();
       try {
         checkFinite(inv, "step " + std::to_string(state_.step));
       } catch (const Error& e) {
@@ -660,7 +668,9 @@ class Loop {
   std::int64_t finalStep_ = 0;
   double maxWall_ = 0.0;
   std::unique_ptr<Model> model_;
-  std::vector<std::string> names_;
+  std::vector<std::string> names_;  ///< the log's columns, as the model's first row has them
+  std::vector<Quantity> columns_;    ///< their units, descriptions and kinds
+  Quantity time_;
   int energyColumn_ = -1;
   std::string monitored_;
   double energy0_ = std::nan(""), lastEnergy_ = std::nan("");

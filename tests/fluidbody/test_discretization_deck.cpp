@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
@@ -15,7 +16,7 @@ using namespace kirchhoff;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 fluidbody::FluidBodyConfig read(const std::string& fluid, const std::string& shapes) {
   io::Schema s("fluidbody");
@@ -23,7 +24,7 @@ fluidbody::FluidBodyConfig read(const std::string& fluid, const std::string& sha
   setup::addFluidBodyKeys(s);
   const std::string text = "model: fluidbody\ntime: {dt: 0.1, steps: 1}\nfluid: {" + fluid + "}\nbodies:\n" + shapes;
   const io::Deck d(text, "deck.yaml", s);
-  return setup::readFluidBodyConfig(d);
+  return setup::readFluidBodyConfig(d, io::readRunConfig(d).dt);
 }
 
 const char* kDisk = "  - shape: {type: circle, radius: 1.0, edges: 32}\n    density: 2.0\n";

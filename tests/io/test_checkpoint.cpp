@@ -260,6 +260,7 @@ TEST(Snapshots, WriteAndTrimOnRestart) {
   m.attributes.emplace_back("body", std::vector<double>{0, 0, 0, 1, 1, 1, 1});
   m.vectors.emplace_back("velocity", std::vector<double>(14, 0.5));
   s.meshes.push_back(m);
+  s.quantities = {{"body", "1", "body index j", "diagnostic", true}};  // as the model declares it
   {
     io::SnapshotWriter w(d + "/s.h5", d + "/s", -1, {{"model", "fluidbody"}});
     for (int k : {0, 10, 20}) {
@@ -303,6 +304,7 @@ TEST(Snapshots, WriteAndTrimOnRestart) {
   io::h5::Handle b(H5Dopen2(f, "bodies/body", H5P_DEFAULT));
   EXPECT_TRUE(io::h5::isInteger(b));
   EXPECT_EQ(io::h5::readStringAttribute(b, "kind"), "diagnostic");
+  EXPECT_EQ(io::h5::readStringAttribute(b, "description"), "body index j");
   EXPECT_EQ(io::h5::readInt64Attribute(f, "restarts"), 1);
 }
 
@@ -351,7 +353,10 @@ TEST(InvariantLogAttributes, UnitsKindsAndIntegerCounts) {
   const std::string d = freshDir("logattrs");
   const std::string path = d + "/invariants.h5";
   {
-    auto log = io::InvariantLog::create(path, {"energy", "snes_iterations"}, {{"model", "fluidbody"}}, 1, 1);
+    // What the model declares (fluidbody's energy and SNES count), written as given.
+    const std::vector<Quantity> q = {{"energy", "1", "H", "conserved", false},
+                                     {"snes_iterations", "1", "Newton iterations", "solver", true}};
+    auto log = io::InvariantLog::create(path, {"energy", "snes_iterations"}, {{"model", "fluidbody"}}, 1, 1, q);
     log.append(0, 0.0, {1.5, 3.0});
     log.append(1, 0.1, {1.25, 4.0});
   }
@@ -364,6 +369,7 @@ TEST(InvariantLogAttributes, UnitsKindsAndIntegerCounts) {
   EXPECT_EQ(io::h5::readStringAttribute(e, "kind"), "conserved");
   EXPECT_EQ(io::h5::readStringAttribute(n, "kind"), "solver");
   EXPECT_EQ(io::h5::readStringAttribute(e, "units"), "1");
+  EXPECT_EQ(io::h5::readStringAttribute(n, "description"), "Newton iterations");
   EXPECT_EQ(io::h5::readInt64s(g, "snes_iterations"), (std::vector<std::int64_t>{3, 4}));
   io::h5::Handle a(H5Aopen(f, "model", H5P_DEFAULT));
   io::h5::Handle t(H5Aget_type(a));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Disk full (issue 17, item 7) on a small tmpfs in a private mount namespace (skipped, exit 77,
+# Disk full (it must read "no space left" and keep the checkpoint) on a small tmpfs in a private mount namespace (skipped, exit 77,
 # where mounting is not allowed): exit 65 with "no space left", the step and the checkpoint kept;
 # no temporary file left; the kept checkpoint and log continue (--restart after the disk grew)
 # to the end, bitwise equal to a straight run. Once through a snapshot, once through the log and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kirchhoff's own PETSc options (issue 16.2): -help lists each with its default, a bad value of
+# kirchhoff's own PETSc options (registered the PETSc way, docs/running.md): -help lists each with its default, a bad value of
 # each is one line and exit 65 (also on 2 ranks), and -log_view shows the kirchhoff stages/events.
 # The option list is read from the sources, so a new option without a test entry fails here.
 source "$(dirname "$0")/lib.bash"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SIGUSR1 mid-run (issue 2): exit 75 with a readable checkpoint; resuming finishes with the same
+# SIGUSR1 mid-run (a batch system's pre-timeout signal): exit 75 with a readable checkpoint; resuming finishes with the same
 # final state and log as an uninterrupted run. Also the wall-clock budget (--max-wall).
 source "$(dirname "$0")/lib.bash"
 DRIVER=kirchhoff-fluidbody

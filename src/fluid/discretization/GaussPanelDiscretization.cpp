@@ -7,37 +7,16 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
+#include "integrators/GaussLegendre.hpp"
 
 namespace kirchhoff::fluid {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846264338327950288;
-constexpr double kInvTwoPi = 0.15915494309189533576888376337251436;
 /// Half-width (in u) of the innermost interval of a self panel, integrated in closed form: error ~ g^2 log g.
 constexpr double kGap = 1e-9;
-
-/// Gauss-Legendre nodes and weights on [-1, 1] (Newton on P_n from the Chebyshev guesses).
-void gaussLegendre(int n, std::vector<double>& x, std::vector<double>& w) {
-  x.resize(n), w.resize(n);
-  for (int i = 0; i < n; ++i) {
-    double z = std::cos(kPi * (i + 0.75) / (n + 0.5)), dp = 1.0;
-    for (int it = 0; it < 100; ++it) {
-      double p0 = 1.0, p1 = z;
-      for (int k = 2; k <= n; ++k) {
-        const double p2 = ((2.0 * k - 1.0) * z * p1 - (k - 1.0) * p0) / k;
-        p0 = p1, p1 = p2;
-      }
-      dp = n * (z * p1 - p0) / (z * z - 1.0);
-      const double dz = p1 / dp;
-      z -= dz;
-      if (std::abs(dz) < 1e-16) break;
-    }
-    x[n - 1 - i] = z;
-    w[n - 1 - i] = 2.0 / ((1.0 - z * z) * dp * dp);
-  }
-}
 
 }  // namespace
 
@@ -48,7 +27,7 @@ GaussPanelDiscretization::GaussPanelDiscretization(std::vector<PiecewiseCurve> c
       options_.levels > 60 || !(options_.ratio >= 1.5 && options_.ratio <= 16.0))
     throw ConfigurationError("gauss panels: order in [2, 64], maxPanel > 0, levels in [0, 60], ratio in [1.5, 16]");
   const int n = static_cast<int>(curves_.size()), p = options_.order;
-  gaussLegendre(p, gl_, glw_);
+  integrators::gaussLegendreRule(p, gl_, glw_);
   bary_.resize(p);
   for (int k = 0; k < p; ++k) bary_[k] = (k % 2 ? -1.0 : 1.0) * std::sqrt((1.0 - gl_[k] * gl_[k]) * glw_[k]);
   resize(n);

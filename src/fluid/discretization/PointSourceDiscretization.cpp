@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/Constants.hpp"
+
 namespace kirchhoff::fluid {
 
 namespace {
-constexpr double kInvTwoPi = 0.15915494309189533576888376337251436;
 const Complex kI(0.0, 1.0);
 inline Complex inverse(const Complex& d) { return std::conj(d) / std::norm(d); }
 }  // namespace

@@ -4,13 +4,10 @@
 
 #include <cmath>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 
 namespace kirchhoff::fluid {
-
-namespace {
-constexpr double kPi = 3.14159265358979323846264338327950288;
-}
 
 void CurvePiece::eval(double t, Vec2& x, Vec2& d1, Vec2& d2) const {
   if (!arc) {
