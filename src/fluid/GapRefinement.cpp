@@ -45,7 +45,9 @@ GapRefinement::GapRefinement(std::shared_ptr<const PointSourceDiscretization> ba
     : base_(std::move(base)), shapes_(std::move(shapes)), tolerance_(tolerance) {
   if (!(tolerance_ >= 1e-14 && tolerance_ < 1.0))
     throw ConfigurationError("fluid.tolerance must be in [1e-14, 1), got " + std::to_string(tolerance_));
-  finestPerGap_ = kFinestPerGap * std::pow(tolerance_ / 1e-8, 1.0 / panels.order);
+  const double scale = std::pow(tolerance_ / 1e-8, 1.0 / panels.order);
+  finestPerGap_ = kFinestPerGap * scale;
+  finestPerDistance_ = kFinestPerDistance * scale;
   const int n = base_->bodyCount();
   if (static_cast<int>(shapes_.size()) != n)
     throw ConfigurationError("gap refinement: " + std::to_string(shapes_.size()) + " shapes for " +
@@ -72,10 +74,10 @@ GapRefinement::GapRefinement(std::shared_ptr<const PointSourceDiscretization> ba
   }
 }
 
-GradedPoint GapRefinement::graded(int j, int piece, double t, double gap) const {
+GradedPoint GapRefinement::graded(int j, int piece, double t, double finest) const {
   GradedPoint g;
   g.piece = piece;
-  g.finest = static_cast<int>(std::ceil(-std::log2(finestPerGap_ * gap)));
+  g.finest = static_cast<int>(std::ceil(-std::log2(finest)));
   const double L = shapes_[j].pieces.pieces[piece].length();
   g.grid = std::max(0, static_cast<int>(std::ceil(std::log2(8.0 * L * std::ldexp(1.0, g.finest)))));
   g.tick = std::llround(std::ldexp(t, g.grid));
@@ -108,8 +110,8 @@ RefinementPlan GapRefinement::plan(const std::vector<lie::Pose>& poses, const Vo
       tooClose("bodies " + std::to_string(j) + " and " + std::to_string(k), a.distance,
                std::min(radius_[j], radius_[k]));
       const double gap = std::max(a.distance - 2.0 * margin, 0.25 * a.distance);
-      if (gap < switch_[j]) plan[j].push_back(graded(j, a.piece, a.t, gap));
-      if (gap < switch_[k]) plan[k].push_back(graded(k, b.piece, b.t, gap));
+      if (gap < switch_[j]) plan[j].push_back(graded(j, a.piece, a.t, finestPerGap_ * gap));
+      if (gap < switch_[k]) plan[k].push_back(graded(k, b.piece, b.t, finestPerGap_ * gap));
     }
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
@@ -123,7 +125,7 @@ RefinementPlan GapRefinement::plan(const std::vector<lie::Pose>& poses, const Vo
         res.minVortexDistance = p.distance, res.vortexBody[0] = i, res.vortexBody[1] = j;
       tooClose("vortex " + std::to_string(i) + " and body " + std::to_string(j), p.distance, radius_[j]);
       const double d = std::max(p.distance - margin, 0.25 * p.distance);
-      if (d < switch_[j]) plan[j].push_back(graded(j, p.piece, p.t, d));
+      if (d < switch_[j]) plan[j].push_back(graded(j, p.piece, p.t, finestPerDistance_ * d));
     }
   for (auto& points : plan) {
     std::sort(points.begin(), points.end());
