@@ -618,7 +618,7 @@ void BoundaryFluid::enableRefinement(std::vector<RefinableShape> shapes, const G
 }
 
 bool BoundaryFluid::refineFor(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin) {
-  // (FB-81)-(FB-83): the plan is a function of the arguments alone, so is the discretization built from it.
+  // (FB-64)-(FB-66): the plan is a function of the arguments alone, so is the discretization built from it.
   if (!refinement_) return false;
   Resolution res;
   const RefinementPlan plan = refinement_->plan(poses, vortices, margin, res);
@@ -644,7 +644,7 @@ bool BoundaryFluid::refineFor(const std::vector<lie::Pose>& poses, const Vortice
 }
 
 double BoundaryFluid::estimateError(const std::vector<lie::Pose>& poses, const Vortices& vortices) {
-  // (FB-83): on every graded body, sum_P l_P |Legendre tail| of each density that carries A(g) and the
+  // (FB-66): on every graded body, sum_P l_P |Legendre tail| of each density that carries A(g) and the
   // vortex velocities (the rigid densities of the refined bodies, the image density), relative to
   // max |sigma| times the perimeter. Solved at (poses, vortices); the solves leave no guess behind.
   setConfiguration(poses, vortices);

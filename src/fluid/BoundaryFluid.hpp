@@ -70,7 +70,7 @@ class BoundaryFluid : public Fluid {
   std::vector<lie::Vec2> vortexVelocities(const Eigen::VectorXd& Xi) const override;
   void forgetSolutions() override;
 
-  /// Close gaps (docs/fluidbody.md (FB-81)-(FB-83)): refineFor grades the panels of bodies closer to a
+  /// Close gaps (docs/fluidbody.md (FB-64)-(FB-66)): refineFor grades the panels of bodies closer to a
   /// neighbour than their switch distance and holds the a-posteriori estimate to `tolerance`. Needs a
   /// point-source discretization (Nystrom, gauss_panels); shapes[j] is body j's boundary.
   void enableRefinement(std::vector<RefinableShape> shapes, const GaussPanelOptions& panels, double tolerance);
@@ -126,7 +126,7 @@ class BoundaryFluid : public Fluid {
   enum class Slot { RigidAndImage, Rigid, Image, VortexAdjoint, Motion, MotionAdjoint, GradientAdjoint };
   /// Builds everything that depends on the discretization (construction, refineFor).
   void install(std::shared_ptr<const Discretization> disc);
-  /// (FB-83): Legendre tails of the densities of the refined bodies at (poses, vortices).
+  /// (FB-66): Legendre tails of the densities of the refined bodies at (poses, vortices).
   double estimateError(const std::vector<lie::Pose>& poses, const Vortices& vortices);
   void placeNodes(const std::vector<lie::Pose>& poses);
   void assembleInterBody();

@@ -1,4 +1,4 @@
-// Refinement toward close neighbours (docs/fluidbody.md (FB-81)-(FB-83)): the closest points of every
+// Refinement toward close neighbours (docs/fluidbody.md (FB-64)-(FB-66)): the closest points of every
 // pair within the switch distance, graded points quantized so that the plan is a function of the
 // configuration alone, and the mixed discretization of the plan.
 #include "fluid/GapRefinement.hpp"
@@ -16,7 +16,7 @@ namespace kirchhoff::fluid {
 namespace {
 constexpr double kTwoPiGap = 6.28318530717958647692528676655900577;
 /// Nystrom: the trapezoidal error of a neighbour at distance d with spacing h is ~ exp(-2 pi d / h)
-/// (FB-81); switching at h ln(1/tol) / (2 pi) times this margin (measured in tests/fluid/test_close_gaps.cpp).
+/// (FB-64); switching at h ln(1/tol) / (2 pi) times this margin (measured in tests/fluid/test_close_gaps.cpp).
 constexpr double kNystromSafety = 1.5;
 }  // namespace
 
@@ -150,7 +150,7 @@ std::shared_ptr<const Discretization> GapRefinement::build(const RefinementPlan&
     const GaussPanelOptions& o = panels_[j];
     PiecewiseCurve curve;
     std::vector<std::array<int, 2>> levels;
-    // The finest panel at a graded point (FB-81), at least one level below the uniform panels; the
+    // The finest panel at a graded point (FB-64), at least one level below the uniform panels; the
     // corners of a piecewise curve keep o.levels.
     auto lv = [&](const CurvePiece& c, const GradedPoint* g) {
       return g ? std::max(1, GaussPanelDiscretization::levelsFor(c.length(), o.maxPanel, std::ldexp(1.0, -g->finest)))

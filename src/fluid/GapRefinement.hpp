@@ -1,4 +1,4 @@
-// Refinement toward close neighbours (docs/fluidbody.md "Close gaps", (FB-81)-(FB-83)): which bodies leave
+// Refinement toward close neighbours (docs/fluidbody.md "Close gaps", (FB-64)-(FB-66)): which bodies leave
 // their base discretization for graded Gauss-Legendre panels, the points and depth of the grading, and the
 // discretization that results (mixed per body).
 #pragma once
@@ -15,7 +15,7 @@
 
 namespace kirchhoff::fluid {
 
-/// A point of body j's curve the panels are graded toward, quantized (FB-81): piece, t on the grid
+/// A point of body j's curve the panels are graded toward, quantized (FB-64): piece, t on the grid
 /// 2^-grid, finest panel 2^-finest (in length units).
 struct GradedPoint {
   int piece = 0;
@@ -43,7 +43,7 @@ RefinableShape refinableShape(const PiecewiseCurve& c);
 class GapRefinement {
  public:
   /// `base`: the discretization of the bodies (Nystrom or gauss_panels); `panels`: order, longest panel
-  /// and corner levels of the graded bodies; `tolerance`: the relative accuracy held (FB-83).
+  /// and corner levels of the graded bodies; `tolerance`: the relative accuracy held (FB-66).
   GapRefinement(std::shared_ptr<const PointSourceDiscretization> base, std::vector<RefinableShape> shapes,
                 const GaussPanelOptions& panels, double tolerance);
 
@@ -53,11 +53,11 @@ class GapRefinement {
                       Resolution& res) const;
   /// The base itself when the plan refines nothing, else the mixed discretization.
   std::shared_ptr<const Discretization> build(const RefinementPlan& plan) const;
-  /// Distance to a neighbour below which body j leaves its base discretization (FB-81).
+  /// Distance to a neighbour below which body j leaves its base discretization (FB-64).
   double switchDistance(int j) const { return switch_[static_cast<std::size_t>(j)]; }
   double tolerance() const { return tolerance_; }
   const GaussPanelOptions& panels(int j) const { return panels_[static_cast<std::size_t>(j)]; }
-  /// Finest panel over a gap g: kFinestPerGap g (tol / 1e-8)^(1/p) for panels of order p (FB-81); the
+  /// Finest panel over a gap g: kFinestPerGap g (tol / 1e-8)^(1/p) for panels of order p (FB-64); the
   /// constant measured on two disks (tests/fluid/test_close_gaps.cpp: estimate <= 4e-11, error <= 3e-14
   /// at gaps 1e-1 .. 1e-3 of the radius).
   static constexpr double kFinestPerGap = 8.0;

@@ -1,5 +1,5 @@
 // The exact added mass of two circular cylinders in an unbounded ideal fluid (docs/fluidbody.md
-// (FB-80)): the infinite chain of image dipoles at inverse points (Milne-Thomson's circle theorem).
+// (FB-63)): the infinite chain of image dipoles at inverse points (Milne-Thomson's circle theorem).
 //
 // Derivation (first principles, no fit). A circle |z - c| = a translating with complex velocity U alone
 // has w = mu / (z - c), mu = -a^2 U. For a dipole mu at z0 outside a circle (c, a) the circle theorem

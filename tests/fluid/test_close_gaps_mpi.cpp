@@ -1,6 +1,6 @@
-// Close gaps (docs/fluidbody.md "Close gaps", (FB-81)-(FB-83)) on several ranks: two disks 1e-3 of the
+// Close gaps (docs/fluidbody.md "Close gaps", (FB-64)-(FB-66)) on several ranks: two disks 1e-3 of the
 // radius apart and a vortex 1e-2 from one, refined on every rank alike; A(g) against the exact series
-// (FB-80), and every result equal to the serial dense-LU recomputation on PETSC_COMM_SELF to 1e-12.
+// (FB-63), and every result equal to the serial dense-LU recomputation on PETSC_COMM_SELF to 1e-12.
 #include <gtest/gtest.h>
 
 #include "FluidTestUtil.hpp"

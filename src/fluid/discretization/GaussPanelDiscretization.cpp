@@ -261,7 +261,7 @@ void GaussPanelDiscretization::adaptiveRule(int j, const Panel& P, const Vec2& X
 }
 
 void GaussPanelDiscretization::nearEntries(int Q, const Complex& Z, std::vector<NearEntry>& out) const {
-  // (FB-82): W'_q = (1/2 pi) sum_k w_k l_q(u_k) / (Z - y_k), W''_q = -(1/2 pi) sum_k w_k l_q(u_k) / (Z - y_k)^2,
+  // (FB-65): W'_q = (1/2 pi) sum_k w_k l_q(u_k) / (Z - y_k), W''_q = -(1/2 pi) sum_k w_k l_q(u_k) / (Z - y_k)^2,
   // S_q = (1/2 pi) sum_k w_k l_q(u_k) log|Z - y_k| over the adaptive rule's nodes u_k (w_k with |y'|).
   out.clear();
   if (!options_.nearInteractions) return;

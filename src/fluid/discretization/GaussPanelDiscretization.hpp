@@ -16,7 +16,7 @@ struct GaussPanelOptions {
   double maxPanel = 0.25;  ///< longest panel (before grading)
   int levels = 12;         ///< geometric refinements of the panels at each graded end
   double ratio = 2.0;      ///< grading ratio: the graded end panels shrink by this per level (FB-56)
-  /// Inter-body entries of near panels by the adaptive product rule (FB-82) instead of point sources
+  /// Inter-body entries of near panels by the adaptive product rule (FB-65) instead of point sources
   /// (bodies refined toward a close neighbour; off: the point sources of (FB-37) everywhere).
   bool nearInteractions = false;
 };
@@ -37,7 +37,7 @@ class GaussPanelDiscretization : public PointSourceDiscretization {
                   Complex* dOmega, double* phi = nullptr) const override;
 
   bool hasNearEntries(int /*Q*/) const override { return options_.nearInteractions; }
-  /// (FB-82): the panels of body Q closer to Z than kFarRatio times their length, by the adaptive rule.
+  /// (FB-65): the panels of body Q closer to Z than kFarRatio times their length, by the adaptive rule.
   void nearEntries(int Q, const Complex& Z, std::vector<NearEntry>& out) const override;
   /// A panel (or part of one) of length l is integrated by its own Gauss-Legendre nodes for targets at
   /// least kFarRatio l from its midpoint: the target lies outside the Bernstein ellipse of parameter
@@ -46,7 +46,7 @@ class GaussPanelDiscretization : public PointSourceDiscretization {
   /// Most bisections of the adaptive rule (a target at 2^-40 panel lengths: none is that close).
   static constexpr int kMaxDepth = 40;
 
-  /// (FB-83): sum over the panels of body j of l_P |(c_{p-2}, c_{p-1})|, the last two Legendre
+  /// (FB-66): sum over the panels of body j of l_P |(c_{p-2}, c_{p-1})|, the last two Legendre
   /// coefficients of `values` (one per node) on panel P of length l_P.
   double legendreTail(int j, const double* values) const;
 
@@ -71,7 +71,7 @@ class GaussPanelDiscretization : public PointSourceDiscretization {
   void basis(double u, double* l) const;
   bool isNear(int j, const Panel& P, const Vec2& X, double& dist, double& u) const;
   /// Bisections of [a, b] (panel parameter) until every part is kFarRatio of its length from X; the
-  /// Gauss-Legendre nodes and weights of the parts (FB-82).
+  /// Gauss-Legendre nodes and weights of the parts (FB-65).
   void adaptiveRule(int j, const Panel& P, const Vec2& X, double a, double b, int depth, std::vector<double>& nodes,
                     std::vector<double>& weights) const;
 

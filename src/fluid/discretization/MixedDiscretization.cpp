@@ -1,4 +1,4 @@
-// Bodies of different point-source discretizations side by side (docs/fluidbody.md (FB-81)): the nodes
+// Bodies of different point-source discretizations side by side (docs/fluidbody.md (FB-64)): the nodes
 // are copied, everything else is asked of the body's own discretization.
 #include "fluid/discretization/MixedDiscretization.hpp"
 

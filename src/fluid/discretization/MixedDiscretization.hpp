@@ -1,6 +1,6 @@
-// Bodies discretized differently (docs/fluidbody.md (FB-81)): each body is one body of a point-source
+// Bodies discretized differently (docs/fluidbody.md (FB-64)): each body is one body of a point-source
 // discretization (the base one for bodies far from all others, a graded one for a refined body); the
-// inter-body blocks are the point sources of (FB-37) with the source body's near entries (FB-82).
+// inter-body blocks are the point sources of (FB-37) with the source body's near entries (FB-65).
 #pragma once
 
 #include <memory>

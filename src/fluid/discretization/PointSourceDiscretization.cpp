@@ -61,7 +61,7 @@ void PointSourceDiscretization::interaction(int P, const lie::Pose& gP, int firs
   // S_pq = (w_q / 2 pi) log|x_p - x_q|.
   place(P, gP);
   place(Q, gQ);
-  // Nodes of near panels (FB-82): the body-frame kernels of the finer rule, rotated by e^{-i theta_Q}.
+  // Nodes of near panels (FB-65): the body-frame kernels of the finer rule, rotated by e^{-i theta_Q}.
   const std::vector<Complex>& zq = x_[Q];
   const std::vector<double>& w = nodes_[Q].weight;
   const int n = static_cast<int>(zq.size());
@@ -113,7 +113,7 @@ Eigen::Vector3d PointSourceDiscretization::interactionGradient(int P, const lie:
   std::vector<Complex> d1(k), d2(k);
   const Complex centre = lie::toComplex(gP.y);
   Eigen::Vector3d g = Eigen::Vector3d::Zero();
-  // Near panels (FB-82): W', W'' of the finer rule (body frame, rotated), the exact derivatives of its entries.
+  // Near panels (FB-65): W', W'' of the finer rule (body frame, rotated), the exact derivatives of its entries.
   const bool near = hasNearEntries(Q);
   const Complex rot = std::polar(1.0, -gQ.theta);
   std::vector<NearEntry> entries;

@@ -23,7 +23,7 @@ class PointSourceDiscretization : public Discretization {
   Eigen::MatrixXcd multipoleMoments(int j, int order) const override;
 
   /// Kernels of source node q of body Q at a body-frame target Z by a rule finer than the point source
-  /// (docs/fluidbody.md (FB-82)): W1 = W'_q(Z), W2 = W''_q(Z), S = the potential, all body frame.
+  /// (docs/fluidbody.md (FB-65)): W1 = W'_q(Z), W2 = W''_q(Z), S = the potential, all body frame.
   struct NearEntry {
     int q;
     Complex W1, W2;

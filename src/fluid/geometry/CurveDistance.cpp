@@ -1,4 +1,4 @@
-// Nearest points of piecewise-smooth curves (docs/fluidbody.md (FB-81)): dense samples locate the basin,
+// Nearest points of piecewise-smooth curves (docs/fluidbody.md (FB-64)): dense samples locate the basin,
 // Newton on the piece parameters (one, or one per curve) refines to round-off.
 #include "fluid/geometry/CurveDistance.hpp"
 

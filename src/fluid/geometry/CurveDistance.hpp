@@ -1,4 +1,4 @@
-// Nearest points of piecewise-smooth closed curves (docs/fluidbody.md (FB-81)): a point to a curve and
+// Nearest points of piecewise-smooth closed curves (docs/fluidbody.md (FB-64)): a point to a curve and
 // two placed curves to each other, the points the panels of a close pair are graded toward.
 #pragma once
 

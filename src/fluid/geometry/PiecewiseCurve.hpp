@@ -13,7 +13,7 @@ namespace kirchhoff::fluid {
 
 /// x(t), t in [0, 1]: a segment from a to b, the arc centre + radius e^{i theta}, theta from theta0
 /// to theta1 (counter-clockwise for theta1 > theta0), or the stretch s in [s0, s1] of an analytic
-/// smooth curve (a smooth body split at the points its panels are graded toward, docs/fluidbody.md (FB-81)).
+/// smooth curve (a smooth body split at the points its panels are graded toward, docs/fluidbody.md (FB-64)).
 struct CurvePiece {
   bool arc = false;
   Vec2 a = Vec2::Zero(), b = Vec2::Zero();
