@@ -683,6 +683,8 @@ double BoundaryFluid::estimateError(const std::vector<lie::Pose>& poses, const V
     }
   }
   forgetSolutions();
+  // Every rank stops or goes on alike.
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, &est, 1, MPI_DOUBLE, MPI_MAX, comm_);
   return est;
 }
 

@@ -81,6 +81,7 @@ GradedPoint GapRefinement::graded(int j, int piece, double t, double finest) con
   const double L = shapes_[j].pieces.pieces[piece].length();
   g.grid = std::max(0, static_cast<int>(std::ceil(std::log2(8.0 * L * std::ldexp(1.0, g.finest)))));
   g.tick = std::llround(std::ldexp(t, g.grid));
+  if (shapes_[j].smooth) g.tick %= 1L << g.grid;  // one periodic piece: t = 1 is t = 0
   return g;
 }
 

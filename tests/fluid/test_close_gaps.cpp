@@ -109,6 +109,19 @@ TEST(CloseGaps, UnequalDisksAgainstExactSeries) {
   }
 }
 
+TEST(CloseGaps, NearestPointsAtTheParameterOrigin) {
+  // Body 0's nearest point at s = 0 = 2 pi (where its one periodic piece closes), body 1's at s = pi.
+  auto f = disks({0.5, 0.5}, 64);
+  const std::vector<lie::Pose> poses{lie::Pose{}, lie::Pose{0.0, Vec2(1.0005, 0.0)}};
+  f->refineFor(poses, Vortices{}, 0.0);
+  f->setConfiguration(poses, Vortices{});
+  const Eigen::MatrixXd A = f->addedMass();
+  const Eigen::Matrix4d R = test::twoCylinderAddedMass({0.0, 0.0}, 0.5, {1.0005, 0.0}, 0.5, 1.0);
+  const int idx[4] = {1, 2, 4, 5};
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) EXPECT_NEAR(A(idx[a], idx[b]), R(a, b), 1e-8 * R.cwiseAbs().maxCoeff());
+}
+
 TEST(CloseGaps, PiecewiseCurvesAgainstExactSeries) {
   // gauss_panels bodies are split at their nearest points as well: a disk of radius 0.5 as two
   // semicircular arcs (smooth junctions, graded 2 levels), 1e-2 and 1e-3 of the radius apart.
