@@ -119,11 +119,6 @@ PanelFluid::PanelFluid(MPI_Comm comm, std::vector<Polygon> bodies, double fluidD
                     fluidDensity, options.solverOptions(), prefix) {}
 
 namespace {
-double longestEdge(const Polygon& p) {
-  double h = 0.0;
-  for (int k = 0; k < p.size(); ++k) h = std::max(h, (p.vertices[(k + 1) % p.size()] - p.vertices[k]).norm());
-  return h;
-}
 /// Distance of two disjoint placed polygons: attained at a vertex of one of them.
 double outlineDistance(const Polygon& a, const lie::Pose& ga, const Polygon& b, const lie::Pose& gb) {
   double d = 1e300;
