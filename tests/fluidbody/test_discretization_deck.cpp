@@ -113,3 +113,14 @@ TEST(DiscretizationDeck, GaussPanelsKeysAreValidated) {
   expectDeckError("discretization: gauss_panels, grading_ratio: 20", kGaussPlate, "grading_ratio");
   expectDeckError("discretization: panel, panel_order: 8", kGaussPlate, "panel_order");
 }
+
+TEST(DiscretizationDeck, FluidToleranceKey) {
+  // fluid.tolerance (docs/fluidbody.md "Close gaps"): default 1e-8, the deck's value, a bad value is a
+  // deck error naming the key (exit 65).
+  EXPECT_EQ(read("density: 1.0", kDisk).fluidTolerance, 1e-8);
+  EXPECT_EQ(read("tolerance: 1e-10", kDisk).fluidTolerance, 1e-10);
+  expectDeckError("tolerance: 0.5", kDisk, "fluid.tolerance");
+  expectDeckError("tolerance: 1e-20", kDisk, "fluid.tolerance");
+  expectDeckError("tolerance: -1e-8", kDisk, "tolerance");
+  expectDeckError("tolerance: fine", kDisk, "tolerance");
+}

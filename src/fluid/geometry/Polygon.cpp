@@ -160,6 +160,12 @@ bool contains(const Polygon& p, const Vec2& Z) {
   return in;
 }
 
+double longestEdge(const Polygon& p) {
+  double h = 0.0;
+  for (int k = 0; k < p.size(); ++k) h = std::max(h, (p.vertices[(k + 1) % p.size()] - p.vertices[k]).norm());
+  return h;
+}
+
 double boundaryDistance(const Polygon& p, const Vec2& Z, int* nearestEdge) {
   const int n = p.size();
   double best = INFINITY;

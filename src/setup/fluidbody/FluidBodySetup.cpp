@@ -80,9 +80,15 @@ void addFluidBodyKeys(io::Schema& s) {
       .def(12).min(0).max(40);
   gp.real("grading_ratio", "the graded end panels shrink by this factor per level (a steep ratio, e.g. 10 "
           "with 3 levels, suits the plate's curvature jumps)").def(2.0).min(1.5).max(16.0);
+  fl.real("tolerance",
+          "relative accuracy of the added mass A(g) and the vortex velocities at every configuration "
+          "(nystrom, gauss_panels): bodies and vortices closer than the distance the base discretization "
+          "resolves get graded Gauss-Legendre panels, and a step whose error estimate exceeds it stops "
+          "(docs/fluidbody.md, close gaps); in [1e-14, 1e-2]").def(1e-8).positive();
   fl.real("min_distance_panels",
           "stop (exit 1, with a checkpoint) when a vortex comes closer to a body than this many "
-          "panel lengths, or two bodies closer than one").def(1.0).nonnegative();
+          "panel lengths of its outline, or (panel discretization) two bodies closer than one; nystrom and "
+          "gauss_panels resolve close bodies to fluid.tolerance instead").def(1.0).nonnegative();
   io::Section& b = r.list("bodies", "rigid bodies (polygons); each needs density, or mass and inertia");
   b.string("name", "label used in messages").def("");
   io::Section& sh = b.map("shape", "the body outline in its own frame (centroid at the origin)", true);
@@ -257,12 +263,14 @@ std::unique_ptr<fluid::BoundaryFluid> makeBoundaryFluid(const FluidBodyConfig& c
   if (c.discretization == fluid::DiscretizationKind::GaussPanels) {
     std::vector<fluid::PiecewiseCurve> pieces;
     for (const auto& b : c.bodies) pieces.push_back(*b.piecewise);
-    return fluid::makeGaussPanelFluid(comm, shapes(c), pieces, c.gaussPanels, c.fluidDensity, "panel_");
+    return fluid::makeGaussPanelFluid(comm, shapes(c), pieces, c.gaussPanels, c.fluidDensity, "panel_",
+                                      c.fluidTolerance);
   }
   std::vector<fluid::SmoothCurve> curves;
   if (c.discretization == fluid::DiscretizationKind::Nystrom)
     for (const auto& b : c.bodies) curves.push_back(*b.curve);
-  return fluid::makeBoundaryFluid(comm, shapes(c), curves, c.discretization, c.fluidDensity, "panel_");
+  return fluid::makeBoundaryFluid(comm, shapes(c), curves, c.discretization, c.fluidDensity, "panel_",
+                                  c.fluidTolerance);
 }
 
 FluidBodyConfig readFluidBodyConfig(const io::Deck& deck, double dt) {
@@ -272,6 +280,9 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck, double dt) {
   c.composition = integrators::compositions().from(root.map("scheme").string("composition"));
   c.fluidDensity = root.map("fluid").real("density");
   c.minDistancePanels = root.map("fluid").real("min_distance_panels");
+  c.fluidTolerance = root.map("fluid").real("tolerance");
+  if (!(c.fluidTolerance >= 1e-14 && c.fluidTolerance <= 1e-2))
+    root.map("fluid").fail("tolerance", "must be in [1e-14, 1e-2]");
   c.vortices = readVortices(root);
   const auto bodies = root.list("bodies");
   std::vector<fluid::ShapeSpec> specs;

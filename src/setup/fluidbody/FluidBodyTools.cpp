@@ -77,6 +77,7 @@ int addedMassTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*outd
     if (std::abs(b.inertia - b.shape.inertia(density.back())) > 1e-12 * b.inertia) ownInertia = true;
   }
   const std::unique_ptr<fluid::BoundaryFluid> f = makeBoundaryFluid(c, comm);
+  f->refineFor(initialPoses(c), fluid::Vortices{}, 0.0);  // close bodies: resolved to fluid.tolerance
   f->setConfiguration(initialPoses(c), fluid::Vortices{});
   const std::string report = fluid::addedMassReport(*f, density);
   const Eigen::MatrixXd A = f->addedMass();
@@ -136,6 +137,7 @@ int flowFieldTool(const io::Deck& deck, MPI_Comm comm, const std::string& outdir
   const Grid g = flowGrid(ff, c);
   const std::unique_ptr<fluid::BoundaryFluid> fp = makeBoundaryFluid(c, comm);
   fluid::BoundaryFluid& fluid = *fp;
+  fluid.refineFor(initialPoses(c), initialVortices(c), 0.0);
   fluid.setConfiguration(initialPoses(c), initialVortices(c));
   const double t0 = MPI_Wtime();
   const fluid::FlowSample s =
