@@ -47,6 +47,8 @@ std::string oneLine(std::string m) {
 
 void recordPetscErrors() { PetscPushErrorHandler(recorder, nullptr); }
 
+void stopRecordingPetscErrors() { PetscPopErrorHandler(); }
+
 std::string lastPetscError() {
   if (gLast.message.empty()) return "";
   return oneLine(gLast.message) + (gLast.function.empty() ? "" : " (in " + gLast.function + ")");

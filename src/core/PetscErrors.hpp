@@ -12,6 +12,9 @@ namespace kirchhoff {
 /// once after PetscInitialize). Pushed handlers (OptionErrors) still take precedence.
 void recordPetscErrors();
 
+/// Pops the recorder (before PetscFinalize: -malloc_dump counts a pushed handler as a leak).
+void stopRecordingPetscErrors();
+
 /// The message PETSc recorded for the last error ("" if none), and the function it arose in.
 std::string lastPetscError();
 

@@ -250,6 +250,7 @@ int main(int argc, char** argv, const Driver& driver) {
     code = kExitNumerical;
   }
   reportUnusedOptions();
+  stopRecordingPetscErrors();
   PetscFinalize();
   // A file HDF5 failed to close (a full disk) stays registered, and HDF5's own clean-up in
   // MPI_Finalize crashes on it (libhdf5 1.10): every message is out, so end without it.
