@@ -1,8 +1,8 @@
-// Many-body benchmark of the fluidbody step (issue 12, docs/fluidbody.md "Many bodies"): one configuration of
+// Many-body benchmark of the fluidbody step (cost against bodies and ranks; docs/fluidbody.md "Many bodies"): one configuration of
 // tests/benchmarks/BodyGrid.hpp per process; prints s/step, evaluations/step, Krylov iterations, peak memory.
 // (10 steps after the first: one Jacobian refresh at the default lag, so its cost is counted at its rate.)
 // Run: build/bin/bench_fluidbody_many --bodies 64 [--vortices 4] [--spacing 2] [--steps 10] [PETSc options]
-//      (tests/benchmarks/many_bodies.py runs the issue's table on 1 and 2 ranks and fits the exponent)
+//      (tests/benchmarks/many_bodies.py runs the many-body table on 1 and 2 ranks and fits the exponent)
 #include <mpi.h>
 #include <petscsys.h>
 #include <sys/resource.h>

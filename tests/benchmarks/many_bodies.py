@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The many-body table of issue 12 (docs/fluidbody.md "Many bodies"): build/bin/bench_fluidbody_many on
+"""The many-body table (cost against bodies and ranks; docs/fluidbody.md "Many bodies"): build/bin/bench_fluidbody_many on
 1 and 2 ranks for each case, one process per case, side by side in one script; prints a Markdown table
 with s/step, evaluations/step, Krylov iterations/solve, peak memory per rank, the 2-rank speed-up and
 the fitted cost exponent in panels.

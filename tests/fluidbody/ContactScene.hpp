@@ -51,6 +51,7 @@ inline std::unique_ptr<fluidbody::FluidBodyModel> contactModel(fluidbody::FluidB
 /// Every step of a run: the state after it, its invariants and its impacts.
 struct Record {
   std::vector<Eigen::VectorXd> q, p;
+  std::vector<std::string> names;  // the log's columns
   std::vector<std::vector<double>> inv;
   std::vector<std::vector<fluidbody::Impact>> impacts;  // per step
   std::vector<int> solves;
@@ -66,14 +67,15 @@ inline void advance(fluidbody::FluidBodyModel& m, State& s, int steps, Record& r
   if (r.q.empty()) {
     r.q.push_back(field(s, "q"));
     r.p.push_back(field(s, "p"));
-    r.inv.push_back(m.invariants(s, {}));
+    const LogRow row = m.logRow(s, {});
+    r.names = row.names();
+    r.inv.push_back(row.values());
     r.impacts.emplace_back();
     r.solves.push_back(0);
   }
   for (int k = 0; k < steps; ++k) {
     const StepReport rep = m.step(s);
     s.step += 1;
-    s.time = static_cast<double>(s.step) * m.timeStep();
     r.q.push_back(field(s, "q"));
     r.p.push_back(field(s, "p"));
     r.inv.push_back(m.invariants(s, rep));
@@ -82,9 +84,9 @@ inline void advance(fluidbody::FluidBodyModel& m, State& s, int steps, Record& r
   }
 }
 
-/// The column `name` of the model's invariant log.
-inline std::size_t column(const fluidbody::FluidBodyModel& m, const std::string& name) {
-  const auto n = m.invariantNames();
+/// The column `name` of the recorded invariant log.
+inline std::size_t column(const Record& r, const std::string& name) {
+  const auto& n = r.names;
   for (std::size_t i = 0; i < n.size(); ++i)
     if (n[i] == name) return i;
   return n.size();

@@ -38,7 +38,8 @@ HeadOn headOnRun(int steps, double e = 1.0, EnergyCondition energy = EnergyCondi
 
 std::vector<double> column(const HeadOn& run, const char* name) {
   std::vector<double> v;
-  for (const auto& row : run.r.inv) v.push_back(row[test::column(*run.model, name)]);
+  const std::size_t j = test::column(run.r, name);
+  for (const auto& row : run.r.inv) v.push_back(row.at(j));
   return v;
 }
 

@@ -29,7 +29,7 @@ fluidbody::FluidBodyConfig read(const std::string& text) {
   io::addRunKeys(s);
   setup::addFluidBodyKeys(s);
   const io::Deck d(text, "deck.yaml", s);
-  return setup::readFluidBodyConfig(d);
+  return setup::readFluidBodyConfig(d, io::readRunConfig(d).dt);
 }
 
 void expectDeckError(const std::string& text, const std::string& fragment) {

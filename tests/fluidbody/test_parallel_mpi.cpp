@@ -1,5 +1,6 @@
 // fluidbody on 2 and 3 ranks (panel rows, KSP and the DEL Vec distributed) against the same run on
-// one rank (PETSC_COMM_SELF, direct LU): trajectories agree to 1e-10 (issue 4), also composed (issue 14).
+// one rank (PETSC_COMM_SELF, direct LU): trajectories agree to 1e-10 (the ranks only split the work),
+// also composed (scheme.composition).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -32,12 +32,12 @@ deck() {
   echo "decks/$name.yaml"
 }
 
-# fluidbody: disk + vortex with snapshots; ellipse + vortex; the channel with coarse plates; the
+# fluidbody: disk + vortex with snapshots; ellipse + vortex; the channel (t = 0.6); the
 # energy sweep (three cases); vortices only; two disks that collide; the Fig. 1 flow field on a coarse grid.
 run fluidbody "$IN/fluidbody_disk_vortex.yaml" disk --steps 60
 run fluidbody "$IN/fluidbody_ellipse_vortex.yaml" ellipse --steps 30
-run fluidbody "$(deck fluidbody_channel 's/edges: 64}/edges: 16}/' 's/dt: 0.01/dt: 0.02/' \
-                 's/\[-5.0, 0.25\]/[-3.0, 0.25]/' 's/\[-5.0, -0.25\]/[-3.0, -0.25]/')" channel --steps 30
+run fluidbody "$(deck fluidbody_channel 's/\[-5.0, 0.25\]/[-3.0, 0.25]/' 's/\[-5.0, -0.25\]/[-3.0, -0.25]/')" \
+    channel --steps 60
 run fluidbody "$(deck fluidbody_disk_vortex_energy 's/edges: 64}/edges: 32}/')" energy --steps 12
 run fluidbody "$IN/fluidbody_vortex_kirchhoff3.yaml" kirchhoff3 --steps 100
 # two disks head-on, one impact (64 nodes, contact distance 0.15, gap 0.3 at the start)

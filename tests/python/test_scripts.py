@@ -83,7 +83,7 @@ CASES = [
     ("fluidbody_trajectories.py", [r("disk"), "-o", "OUT"], [r"disk\s+4\s+1.5"]),
     ("fluidbody_energy.py", [r("energy"), "-o", "OUT"], [r"case002\s+0.25\s+12", r"fit: amplitude"]),
     ("fluidbody_ellipse.py", [r("ellipse"), "-o", "OUT"], [r"ellipse\s+30\s+3 "]),
-    ("fluidbody_channel.py", [r("channel"), "-o", "OUT"], [r"channel\s+4\s+0.6\s+1.600000"]),
+    ("fluidbody_channel.py", [r("channel"), "-o", "OUT"], [r"channel\s+7\s+0.6\s+1.600000"]),
     ("fluidbody_contact.py", [r("contact"), "-o", "OUT"], [r"contact\s+1\s+0\.150\d*\s+0\.15\s"]),
     ("fluidbody_fig1.py", [os.path.join(r("fig1"), "flowfield.h5"), "-o", "OUT"], [r"^\s+0\s+\d+", r"^\s+1\s+\d+"]),
     ("streamlines.py", [r("fig1"), "-o", "OUT"], []),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Numerical guards through the real fluidbody driver (issue 9, item 4), on 1 and 2 ranks:
+# Numerical guards through the real fluidbody driver (never a silently wrong number), on 1 and 2 ranks:
 # SNES divergence at step k stops with exit 1, names step k, keeps the last good checkpoint (and
 # writes none of the failed step); a vortex reaching a body stops with exit 1 and a checkpoint
 # of that very (valid) step. The NaN/Inf guards are tested with a test model in tests/run.
@@ -14,13 +14,13 @@ vortices:
   - {position: [1.0, 0.2], circulation: 0.7}
   - {position: [-0.3, 1.1], circulation: -0.4}
 YAML
-# A dipole (K = +-2, 0.6 apart) heading for a free disk of 16 panels: it comes closer than one
-# panel length (0.398) after ~5.5 time units.
+# A dipole (K = +-2, 0.6 apart) heading for a free disk of 16 constant panels: it comes closer than
+# one panel length (0.398) after ~5.5 time units (nystrom, the default for a circle, refines instead).
 cat > near.yaml <<'YAML'
 model: fluidbody
 time: {dt: 0.05, steps: 400}
 output: {checkpoint_interval: 20, progress_interval: 0}
-fluid: {density: 1.0, min_distance_panels: 1.0}
+fluid: {density: 1.0, discretization: panel, min_distance_panels: 1.0}
 bodies:
   - shape: {type: circle, radius: 1.0, edges: 16}
     density: 1.0

@@ -67,6 +67,15 @@ struct FluidBodyConfig {
   std::vector<VortexConfig> vortices;
   /// Stop when a vortex comes closer to a body than this many panel lengths (or bodies touch).
   double minDistancePanels = 1.0;
+  /// The vortex-to-body stop in panel lengths: fluid.min_distance_panels for the panel discretization;
+  /// 0 (a vortex outside the body) for nystrom and gauss_panels, which refine toward it (FB-64) and stop
+  /// where the error estimate exceeds fluid.tolerance.
+  double vortexStopPanels() const {
+    return discretization == fluid::DiscretizationKind::Panel ? minDistancePanels : 0.0;
+  }
+  /// fluid.tolerance: relative accuracy of A(g) and the vortex velocities held by refineFor (docs/fluidbody.md
+  /// "Close gaps"); nystrom and gauss_panels only.
+  double fluidTolerance = 1e-8;
   ContactConfig contact;
 };
 
