@@ -41,8 +41,8 @@ run fluidbody "$(deck fluidbody_channel 's/\[-5.0, 0.25\]/[-3.0, 0.25]/' 's/\[-5
 run fluidbody "$(deck fluidbody_disk_vortex_energy 's/edges: 64}/edges: 32}/')" energy --steps 12
 run fluidbody "$IN/fluidbody_vortex_kirchhoff3.yaml" kirchhoff3 --steps 100
 # two disks head-on, one impact (64 nodes, contact distance 0.15, gap 0.3 at the start)
-run fluidbody "$(deck fluidbody_contact_headon 's/edges: 256/edges: 64/' 's/distance: 0.05/distance: 0.15/' \
-                 's/\[-2.0, 0.0\]/[-0.65, 0.0]/' 's/\[2.0, 0.0\]/[0.65, 0.0]/' 's/dt: 0.01/dt: 0.02/' \
+run fluidbody "$(deck fluidbody_contact_headon 's/edges: 256/edges: 64/' 's/distance: 0.001/distance: 0.15/' \
+                 's/\[-2.0, 0.0\]/[-0.65, 0.0]/' 's/\[2.0, 0.0\]/[0.65, 0.0]/' 's/dt: 0.005/dt: 0.02/' \
                  's/snapshot_interval: 10/snapshot_interval: 5/')" contact --steps 60
 run fluidbody "$(deck fluidbody_fig1 's/resolution: 281/resolution: 41/')" fig1 --flow-field
 # top: the four schemes on the Kovalevskaya top, and the Lagrange top.

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Contact through the driver (docs/fluidbody.md "Contact"): the head-on deck, shortened (128 nodes,
-# contact distance 0.1, gap 0.2 at the start, 120 steps, one impact at step 51), on 1 and 2 ranks:
+# contact distance 0.1, dt 0.01, gap 0.2 at the start, 120 steps, one impact at step 51), on 1 and 2 ranks:
 # one impact logged, the gap never below the contact distance, the momentum maps kept, 1 and 2 ranks
 # agree; a run restarted from a checkpoint before the impact is bitwise the straight run; bad contact keys
 # and bodies starting too close exit 65 naming them; contact.law none stops at the overlap (exit 1).
 source "$(dirname "$0")/lib.bash"
 DRIVER=kirchhoff-fluidbody
-sed -e 's/edges: 256/edges: 128/' -e 's/distance: 0.05/distance: 0.1/' -e 's/\[-2.0, 0.0\]/[-0.6, 0.0]/' \
+sed -e 's/edges: 256/edges: 128/' -e 's/distance: 0.001/distance: 0.1/' -e 's/dt: 0.005/dt: 0.01/' -e 's/\[-2.0, 0.0\]/[-0.6, 0.0]/' \
     -e 's/\[2.0, 0.0\]/[0.6, 0.0]/' -e 's/end_time: 32.0/end_time: 1.2/' -e 's/checkpoint_interval: 1000/checkpoint_interval: 10/' \
     -e 's/progress_interval: 500/progress_interval: 0/' -e 's/snapshot_interval: 10/snapshot_interval: 0/' \
     "$SRC/input/fluidbody_contact_headon.yaml" > deck.yaml

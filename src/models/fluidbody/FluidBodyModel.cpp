@@ -284,13 +284,16 @@ FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const 
     a.solves = 1;
     return a;
   }
-  // (FB-82): the first solve is the plain step (bitwise today's); sub-steps scale the step's E.
+  // (FB-82): the first solve is the plain step (bitwise today's); sub-steps scale the step's E. (FB-88):
+  // near contact the step is N equal sub-steps of size dt / N, each a step of the collision integrator.
+  const int N = approachSubSteps(q, 2.0 * q - qprev, step);
+  const double span = 1.0 / N;
   SubStepper st;
   st.solve = [&](const Eigen::VectorXd& q0, const Eigen::VectorXd& p0, double s, Eigen::VectorXd& q1,
-                 Eigen::VectorXd& p1) { return subStep(q0, p0, s, q1, p1, E, refresh); };
+                 Eigen::VectorXd& p1) { return subStep(q0, p0, s * span, q1, p1, E, refresh); };
   st.discreteEnergy = [&](const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, double s) {
     const TimeStepGuard guard{lagrangian_, scaled_, cfg_.dt};
-    lagrangian_.setTimeStep(s * cfg_.dt);
+    lagrangian_.setTimeStep(s * span * cfg_.dt);
     return lagrangian_.discreteEnergy(q0, q1);
   };
   st.bodyVelocity = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& pp) {
@@ -299,17 +302,62 @@ FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const 
   st.energy = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& pp) {
     return lagrangian_.energy(lagrangian_.bodyVelocity(qq, pp));
   };
-  ImpactStepResult r = impact_->step(q, p, 2.0 * q - qprev, step, st);
-  a.q1 = std::move(r.q1);
-  a.p1 = std::move(r.p1);
-  a.solver = r.solver;
-  a.solves = r.solves;
-  a.moved = largestMotion(q, a.q1);
-  for (const auto& v : r.visited) a.moved = std::max(a.moved, largestMotion(q, v));
-  // After an impact the predictor's q_previous lies one step dt behind q_k+1 on the last sub-step.
-  if (!r.impacts.empty()) a.qPrevious = a.q1 - (a.q1 - r.lastStart) / (1.0 - r.lastFraction);
-  a.impacts = std::move(r.impacts);
+  a.subSteps = N;
+  a.solver.converged = true;
+  Eigen::VectorXd qk = q, pk = p, predictor = N == 1 ? Eigen::VectorXd(2.0 * q - qprev) : Eigen::VectorXd(q + span * (q - qprev));
+  Eigen::VectorXd lastStart = q;
+  double lastFraction = 0.0;  // of dt, where the last segment began
+  for (int k = 0; k < N; ++k) {
+    ImpactStepResult r = impact_->step(qk, pk, predictor, step, st, span);
+    a.solver.iterations += r.solver.iterations;
+    a.solver.functionEvaluations += r.solver.functionEvaluations;
+    a.solver.residualNorm = std::max(a.solver.residualNorm, r.solver.residualNorm);
+    a.solves += r.solves;
+    for (Impact& im : r.impacts) {
+      im.fraction = (k + im.fraction) * span;
+      a.impacts.push_back(im);
+    }
+    for (const auto& v : r.visited) a.moved = std::max(a.moved, largestMotion(q, v));
+    a.moved = std::max(a.moved, largestMotion(q, r.q1));
+    lastStart = r.lastStart;
+    lastFraction = (k + r.lastFraction) * span;
+    // The next sub-step's predictor: the last segment's velocity over one sub-step.
+    predictor = r.q1 + (r.q1 - r.lastStart) / (1.0 - r.lastFraction);
+    qk = std::move(r.q1);
+    pk = std::move(r.p1);
+  }
+  a.q1 = std::move(qk);
+  a.p1 = std::move(pk);
+  // After an impact or sub-steps the predictor's q_previous lies one step dt behind q_k+1 on the last segment.
+  if (N > 1 || !a.impacts.empty()) a.qPrevious = a.q1 - (a.q1 - lastStart) / (1.0 - lastFraction);
   return a;
+}
+
+int FluidBodyModel::approachSubSteps(const Eigen::VectorXd& q, const Eigen::VectorXd& predictor,
+                                     std::int64_t step) const {
+  // (FB-88): N = 2^k >= max over close pairs of |g(predictor) - g(q)| / (rho min(g(q), g(predictor), delta)^+).
+  const double delta = impact_->law().distance, reach = 2.0 * largestMotion(q, predictor);
+  if (!(reach > 0.0)) return 1;
+  const Configuration c0 = lagrangian_.configuration(q), c1 = lagrangian_.configuration(predictor);
+  double need = 1.0, worstChange = 0.0;
+  const PairGap* worst = nullptr;
+  const std::vector<PairGap> close = geometry_->gapsBelow(c0.poses, delta + reach / kApproachFraction);
+  for (const PairGap& g0 : close) {
+    const PairGap g1 = geometry_->gap(c1.poses, g0.a, g0.b);
+    const double change = g1.overlap ? reach : std::abs(g1.gap - g0.gap);
+    const double level = std::max(g1.overlap ? delta : std::min(g0.gap, g1.gap), delta);
+    if (const double n = change / (kApproachFraction * level); n > need) need = n, worst = &g0, worstChange = change;
+  }
+  int N = 1;
+  while (N < need && N < kMaxApproachSubSteps) N *= 2;
+  if (N < need)
+    throw NumericalError("bodies '" + cfg_.bodies[static_cast<std::size_t>(worst->a)].name + "' and '" +
+                             cfg_.bodies[static_cast<std::size_t>(worst->b)].name + "' approach by " +
+                             num(worstChange) + " in one step near the contact distance " +
+                             num(delta) + ": more than " + std::to_string(kMaxApproachSubSteps) +
+                             " sub-steps would be needed to resolve it; reduce time.dt",
+                         step, true);
+  return N;
 }
 
 StepReport FluidBodyModel::step(State& s) {
@@ -377,6 +425,7 @@ const std::vector<Column>& FluidBodyModel::logColumns() {
       Column("fluid_unknowns", "1", Kind::Solver, "unknowns of the fluid's boundary system at the logged configuration (Fluid::resolution, (FB-87))").count().onlyWith("with bodies"),
       Column("fluid_error_estimate", "1", Kind::Diagnostic, "the fluid's relative error estimate at the logged configuration (0: not estimated), (FB-87)").onlyWith("with bodies"),
       Column("impacts", "1", Kind::Diagnostic, "impacts so far (FB-82)").count().onlyWith("with contact.law impact"),
+      Column("contact_substeps", "1", Kind::Solver, "approach sub-steps of the step (FB-88): 1 away from contact").count().onlyWith("with contact.law impact"),
       Column("impact_energy_loss", "1", Kind::Diagnostic, "energy the impacts took so far, sum of (1 - e^2) T_n (FB-85); energy + this is conserved").onlyWith("with contact.law impact"),
   };
   return c;
@@ -423,7 +472,10 @@ LogRow FluidBodyModel::logRow(const State& s, const StepReport& last) {
     row.add("panel_krylov_iterations", static_cast<double>(krylov_));
     row.add("fluid_unknowns", static_cast<double>(res.unknowns)).add("fluid_error_estimate", res.errorEstimate);
   }
-  if (contactState()) row.add("impacts", s["contact"][0]).add("impact_energy_loss", s["contact"][1]);
+  if (contactState()) {
+    row.add("impacts", s["contact"][0]).add("contact_substeps", last_.subSteps);
+    row.add("impact_energy_loss", s["contact"][1]);
+  }
   return row;
 }
 

@@ -35,6 +35,12 @@ ContactGeometry contactGeometry(const FluidBodyConfig& c);
 /// vortex over the last step, and again over a step that went farther.
 constexpr double kMarginSafety = 2.0;
 
+/// Approach sub-steps (FB-88): a step in which a pair's gap g changes by more than this fraction of
+/// min(g at either end, contact distance) is split into N = 2^k equal DEL sub-steps, N at most
+/// kMaxApproachSubSteps (beyond it the step stops: reduce time.dt).
+constexpr double kApproachFraction = 0.02;
+constexpr int kMaxApproachSubSteps = 1024;
+
 class FluidBodyModel : public Model {
  public:
   FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid> fluid, MPI_Comm comm);
@@ -55,6 +61,7 @@ class FluidBodyModel : public Model {
   /// The impacts of the last step (FB-82), the DEL solves it took and the refinement margin it used (FB-87).
   const std::vector<Impact>& lastImpacts() const { return last_.impacts; }
   int lastStepSolves() const { return last_.solves; }
+  int lastSubSteps() const { return last_.subSteps; }
   double lastMargin() const { return last_.margin; }
   bool impactsEnabled() const { return static_cast<bool>(impact_); }
 
@@ -67,6 +74,7 @@ class FluidBodyModel : public Model {
     double moved = 0.0;  // largest motion from q_k over the configurations the step visited
     double margin = 0.0;
     int solves = 0;
+    int subSteps = 1;  // approach sub-steps (FB-88)
   };
   Eigen::VectorXd vec(const State& s, const char* name) const;
   /// One DEL solve from the predictor in q1, retried once from q (throws NumericalError).
@@ -81,6 +89,8 @@ class FluidBodyModel : public Model {
                   Eigen::MatrixXd& E, bool refresh, std::int64_t step);
   Advance composed(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& qprev,
                    Eigen::MatrixXd& E);
+  /// (FB-88): the approach sub-steps of the step from q to the predictor (1 without close pairs).
+  int approachSubSteps(const Eigen::VectorXd& q, const Eigen::VectorXd& predictor, std::int64_t step) const;
   /// (FB-87): the largest displacement of a boundary point or vortex from q0 to q1.
   double largestMotion(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const;
   /// Fluid::refineFor at q; a refinement that cannot resolve stops the run with a checkpoint of `step`.

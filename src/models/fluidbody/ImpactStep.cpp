@@ -212,8 +212,8 @@ Impact ImpactStep::impulse(const Eigen::VectorXd& qa, const Solved& hit, double 
     q1 = hit.q + (after / hit.s) * (hit.q - qa);
     for (int j = 0; j < n_; ++j) {
       const Eigen::Vector3d dXi = c * lambda1 * nd.w.segment<3>(3 * j);
-      q1[3 * j] += after * dt_ * dXi[0];
-      q1.segment<2>(3 * j + 1) += after * dt_ * (lie::rotation(hit.q[3 * j]) * dXi.tail<2>());
+      q1[3 * j] += after * h_ * dXi[0];
+      q1.segment<2>(3 * j + 1) += after * h_ * (lie::rotation(hit.q[3 * j]) * dXi.tail<2>());
     }
     solve(hit.q, hit.p + c * lambda1 * nd.grad, after, q1, p1, out);
     return stepper_->discreteEnergy(hit.q, q1, after);
@@ -245,8 +245,10 @@ Impact ImpactStep::impulse(const Eigen::VectorXd& qa, const Solved& hit, double 
 }
 
 ImpactStepResult ImpactStep::step(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
-                                  const Eigen::VectorXd& predictor, std::int64_t step, const SubStepper& stepper) {
+                                  const Eigen::VectorXd& predictor, std::int64_t step, const SubStepper& stepper,
+                                  double span) {
   stepper_ = &stepper;
+  h_ = span * dt_;
   ImpactStepResult out;
   out.solver.converged = true;
   Eigen::VectorXd qa = q0, pa = p0;

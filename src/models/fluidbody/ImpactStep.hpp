@@ -72,9 +72,11 @@ class ImpactStep {
   ImpactStep(const ContactGeometry& geometry, ContactLaw law, std::vector<std::string> names, double dt);
   const ContactLaw& law() const { return law_; }
   /// The step from (q0, p0) with the predictor q1. Throws NumericalError(..., step, true) naming the
-  /// bodies where an impact cannot be resolved (the state of `step` is then kept).
+  /// bodies where an impact cannot be resolved (the state of `step` is then kept). `span`: the part of
+  /// dt this step covers (an approach sub-step, (FB-88)); fractions s are of span dt, and the stepper's
+  /// solve takes them so.
   ImpactStepResult step(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0, const Eigen::VectorXd& predictor,
-                        std::int64_t step, const SubStepper& stepper);
+                        std::int64_t step, const SubStepper& stepper, double span = 1.0);
 
  private:
   struct Solved {
@@ -110,6 +112,7 @@ class ImpactStep {
   ContactLaw law_;
   std::vector<std::string> names_;
   double dt_;
+  double h_ = 0.0;                       // span dt, during step()
   const SubStepper* stepper_ = nullptr;  // during step()
   int n_;
 };
