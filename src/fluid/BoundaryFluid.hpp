@@ -110,6 +110,9 @@ class BoundaryFluid : public Fluid {
   int lastIterations() const { return system_ ? system_->lastIterations() : 0; }
   /// KSP iterations of all panel solves so far (0 on the direct path).
   long totalIterations() const { return system_ ? system_->totalIterations() : 0; }
+  /// Right-hand sides solved and operator applications of all KSP solves so far (BoundarySystem).
+  long totalSolves() const { return system_ ? system_->totalSolves() : 0; }
+  long operatorApplications() const { return system_ ? system_->operatorApplications() : 0; }
   MPI_Comm comm() const { return comm_; }
 
  private:

@@ -172,6 +172,8 @@ PetscErrorCode DelSolver::applyBlocks(PC pc, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
+const char* DelSolver::modeName() const { return jacobianModes[static_cast<int>(mode_)]; }
+
 DelSolver::~DelSolver() {
   // Destructors must not throw; PETSc destroy errors leave nothing to recover.
   (void)SNESDestroy(&snes_);

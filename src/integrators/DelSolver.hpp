@@ -53,6 +53,8 @@ class DelSolver {
   DelSolver& operator=(const DelSolver&) = delete;
 
   JacobianMode mode() const { return mode_; }
+  /// The -<prefix>jacobian name of the mode.
+  const char* modeName() const;
   int jacobianLag() const { return lag_; }
 
   /// q1 holds the predictor on entry and q_k+1 on return; p1 receives p_k+1. In lagged mode

@@ -170,6 +170,7 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
       out.col(k).setZero();
       continue;
     }
+    ++totalSolves_;
     // The last solution of the slot is a good start only if the right-hand side moved by less than half
     // of itself (FB-47a): else its initial residual exceeds |b| and a zero start converges sooner.
     const bool guess = memory && (rhs.col(k) - memory->b.col(k)).norm() <= 0.5 * rhs.col(k).norm();
@@ -238,6 +239,7 @@ PetscErrorCode BoundarySystem::shellMult(Mat A, Vec x, Vec y) {
   BoundarySystem* s = nullptr;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &s));
+  ++s->applications_;
   PetscCall(VecScatterBegin(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
   const PetscScalar* xf = nullptr;
@@ -260,6 +262,7 @@ PetscErrorCode BoundarySystem::shellMultTranspose(Mat A, Vec x, Vec y) {
   BoundarySystem* s = nullptr;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &s));
+  ++s->applications_;
   const PetscScalar* xl = nullptr;
   PetscCall(VecGetArrayRead(x, &xl));
   if (s->matrixFree()) {

@@ -89,6 +89,10 @@ class BoundarySystem {
   int lastIterations() const { return lastIterations_; }
   /// KSP iterations of all solves so far (0 on the direct path).
   long totalIterations() const { return totalIterations_; }
+  /// Right-hand sides solved so far, and applications of the operator (or of its transpose) so far: the
+  /// deterministic cost counts of the many-body benchmark (KSP path; a direct solve applies none).
+  long totalSolves() const { return totalSolves_; }
+  long operatorApplications() const { return applications_; }
   MPI_Comm comm() const { return comm_; }
 
  private:
@@ -119,6 +123,8 @@ class BoundarySystem {
   mutable Eigen::VectorXd nodesIn_, nodesOut_;
   mutable int lastIterations_ = 0;
   mutable long totalIterations_ = 0;
+  mutable long totalSolves_ = 0;
+  mutable long applications_ = 0;
   bool warmStart_ = false;
   struct Slot {
     Eigen::MatrixXd b, x;  ///< last right-hand sides of a slot and their solutions (warm starts)

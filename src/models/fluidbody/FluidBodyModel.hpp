@@ -41,6 +41,7 @@ class FluidBodyModel : public Model {
   std::string summary(const State& s) override;
 
   MidpointLagrangian& lagrangian() { return lagrangian_; }
+  const integrators::DelSolver& delSolver() const { return solver_; }
   fluid::Fluid& fluid() { return *fluid_; }
 
  private:
