@@ -51,9 +51,11 @@ double cpuSeconds() {
 
 /// The cost counts of the fluid since its construction (KSP path; zero on the direct path).
 struct Counts {
-  long solves = 0, iterations = 0, applications = 0;
+  long solves = 0, iterations = 0, applications = 0, kirchhoff = 0, kirchhoffIterations = 0, relaxed = 0;
   explicit Counts(const fluid::BoundaryFluid& f)
-      : solves(f.totalSolves()), iterations(f.totalIterations()), applications(f.operatorApplications()) {}
+      : solves(f.totalSolves()), iterations(f.totalIterations()),
+        applications(f.operatorApplications() + f.kirchhoffApplications()), kirchhoff(f.kirchhoffSolves()),
+        kirchhoffIterations(f.kirchhoffIterations()), relaxed(f.relaxedApplications()) {}
 };
 
 }  // namespace
@@ -108,13 +110,19 @@ int main(int argc, char** argv) {
                   "\"jacobian\": \"%s\", \"setup_s\": %.4g, \"first_step_s\": %.4g, \"first_step_evaluations\": %d, "
                   "\"s_per_step\": %.4g, \"cpu_s_per_step\": %.4g, \"evaluations_per_step\": %.3g, "
                   "\"newton_per_step\": %.3g, \"boundary_solves_per_step\": %.4g, \"krylov_per_solve\": %.3g, "
-                  "\"operator_applications_per_step\": %.4g, \"solver\": \"%s\", \"peak_mb_per_rank\": %.1f}\n",
+                  "\"kirchhoff_solves_per_step\": %.3g, \"kirchhoff_krylov_per_solve\": %.3g, "
+                  "\"operator_applications_per_step\": %.4g, \"relaxed_applications_per_step\": %.4g, \"solver\": \"%s\", "
+                  "\"peak_mb_per_rank\": %.1f}\n",
                   n, spacing, static_cast<int>(cfg.vortices.size()), speed, fluid.panelCount(), ranks,
                   model.delSolver().modeName(), setup, firstStep, first.evaluations, perStep, cpuPerStep,
                   static_cast<double>(evals) / steps, static_cast<double>(its) / steps, solves / steps,
                   solves > 0 ? static_cast<double>(c1.iterations - c0.iterations) / solves : 0.0,
+                  static_cast<double>(c1.kirchhoff - c0.kirchhoff) / steps,
+                  c1.kirchhoff > c0.kirchhoff ? static_cast<double>(c1.kirchhoffIterations - c0.kirchhoffIterations) /
+                                                    static_cast<double>(c1.kirchhoff - c0.kirchhoff)
+                                              : 0.0,
                   static_cast<double>(c1.applications - c0.applications) / steps,
-                  fluid.directSolver() ? "LU" : "GMRES", peak);
+                  static_cast<double>(c1.relaxed - c0.relaxed) / steps, fluid.directSolver() ? "LU" : "GMRES", peak);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_fluidbody_many: %s\n", e.what());
     MPI_Abort(world, 1);

@@ -70,6 +70,25 @@ void ClusterTree::build(const std::vector<Cluster>& leaves, const std::vector<ch
   for (const Cell& c : cells_) depth_ = std::max(depth_, c.depth);
   const std::vector<char> every(leaves.size(), 1);
   all_ = plan(every, every);
+  capped_.clear();
+}
+
+const ClusterTree::Plan& ClusterTree::cappedPlan(int order) const {
+  // (FB-93): M2M of order q gives the first q + 1 multipole coefficients exactly (K_lk = 0 for k > l), M2L of order q
+  // truncates the multipoles as any pair of order q does, and L2L of order q then meets no coefficient above q.
+  if (order >= p_) return all_;
+  if (const auto it = capped_.find(order); it != capped_.end()) return it->second;
+  Plan c = all_;
+  auto cap = [order](std::vector<Translation>& list) {
+    for (Translation& t : list) t.order = std::min(t.order, order);
+    sortByOrder(list);
+  };
+  cap(c.m2l);
+  c.work = 0;
+  for (const Translation& t : c.m2l) c.work += static_cast<long>(t.order + 1) * (t.order + 1);
+  for (auto& level : c.m2m) cap(level);
+  for (auto& level : c.l2l) cap(level);
+  return capped_.emplace(order, std::move(c)).first->second;
 }
 
 int halveAtMedian(const std::vector<Complex>& z, std::vector<int>& index, int begin, int end) {

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <complex>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -74,6 +75,10 @@ class ClusterTree {
   /// Doubles held by the tree and its lists (per rank).
   long storedDoubles() const;
 
+  /// The plan between all leaves with every translation's order capped at `order`: the FMM of order `order`
+  /// (relative truncation ~ eta^-order) for applications that need less than the full accuracy (docs/fluidbody.md
+  /// (FB-93)); order >= p gives the full plan. Cached until the next build.
+  const Plan& cappedPlan(int order) const;
   /// Local expansions of the owned targets (other columns zero) of the far field of all sources, from the
   /// owned sources' multipoles (other columns ignored): (p+1) x leaves. Without a plan: every leaf is both.
   /// Collective.
@@ -126,6 +131,7 @@ class ClusterTree {
   std::vector<std::pair<int, int>> near_;
   std::vector<std::array<int, 3>> pairs_;  // (A, B, order) of the traversal
   Plan all_;                               // every leaf a source and a target
+  mutable std::map<int, Plan> capped_;     // all_ with capped orders, by cap
 };
 
 }  // namespace kirchhoff::fluid

@@ -32,12 +32,12 @@ std::vector<double> circulations(const FluidBodyConfig& c) {
 
 std::vector<double> toStd(const Eigen::VectorXd& v) { return {v.data(), v.data() + v.size()}; }
 
-/// The default DEL Newton matrix: lagged (fewest evaluations and seconds per step) below
-/// kNewtonKrylovBodies bodies, newton_krylov from there on (its evaluations per step do not grow with
-/// n; lagged's refresh costs 3n + 2m every jacobian_lag steps). Measured: docs/fluidbody.md (FB-29a).
+/// The default DEL Newton matrix: lagged (fewest evaluations and seconds per step) below kCoupledBodies
+/// bodies, coupled from there on (a few evaluations per step whatever n; lagged's refresh costs 3n + 2m
+/// every jacobian_lag steps). Measured: docs/fluidbody.md (FB-29a), (FB-92).
 integrators::JacobianMode defaultJacobian(const FluidBodyConfig& c) {
-  return static_cast<int>(c.bodies.size()) >= kNewtonKrylovBodies ? integrators::JacobianMode::NewtonKrylov
-                                                                  : integrators::JacobianMode::Lagged;
+  return static_cast<int>(c.bodies.size()) >= kCoupledBodies ? integrators::JacobianMode::Coupled
+                                                             : integrators::JacobianMode::Lagged;
 }
 
 }  // namespace

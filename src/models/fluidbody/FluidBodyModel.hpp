@@ -22,8 +22,8 @@ namespace kirchhoff::fluidbody {
 Eigen::Vector3d discreteMomentumMap(const Eigen::VectorXd& q, const Eigen::VectorXd& p, int n,
                                     const std::vector<double>& K, double rho);
 
-/// Bodies from which the DEL solve defaults to -del_jacobian newton_krylov (else lagged).
-constexpr int kNewtonKrylovBodies = 12;
+/// Bodies from which the DEL solve defaults to -del_jacobian coupled (else lagged).
+constexpr int kCoupledBodies = 12;
 
 class FluidBodyModel : public Model {
  public:
