@@ -47,6 +47,7 @@ class ClusterTree {
     std::vector<std::vector<Translation>> m2m, l2l;  // by depth of the child: child -> parent, parent -> child
     std::vector<Translation> m2l;
     long work = 0;  // sum of (q + 1)^2 over m2l
+    int order = 0;  // highest order of its translations: coefficients above it stay zero
   };
 
   /// `order` p and separation `eta` > 1: cells A, B with |c_A - c_B| > eta (R_A + R_B) interact by M2L.
@@ -113,8 +114,8 @@ class ClusterTree {
   /// Cells holding a leaf flagged in `flags` (ancestors included).
   std::vector<char> holding(const std::vector<char>& flags) const;
   Translation m2lTranslation(int from, int to, int order) const;
-  /// Sums a cell coefficient matrix over the ranks.
-  void sumOverRanks(Eigen::MatrixXcd& cells) const;
+  /// Sums the first `rows` rows of a cell coefficient matrix over the ranks (the others are zero or unused).
+  void sumOverRanks(Eigen::MatrixXcd& cells, int rows) const;
   /// Owned leaf columns placed into (p + 1) x cells (zero elsewhere), and read back out of it.
   Eigen::MatrixXcd ownedLeavesToCells(const Eigen::MatrixXcd& leaves) const;
   Eigen::MatrixXcd cellsToOwnedLeaves(const Eigen::MatrixXcd& cells) const;

@@ -328,6 +328,16 @@ PetscErrorCode BoundarySystem::shellMultTranspose(Mat A, Vec x, Vec y) {
 
 PetscErrorCode BoundarySystem::applyBlocks(Vec x, Vec y, bool transpose) const {
   PetscFunctionBeginUser;
+  if (matrixFree()) {  // whole bodies per rank: the owned slab holds every block it applies (no gather)
+    const PetscScalar* xl = nullptr;
+    PetscScalar* yl = nullptr;
+    PetscCall(VecGetArrayRead(x, &xl));
+    PetscCall(VecGetArray(y, &yl));
+    blockInverses_.apply(xl, rowBegin_, yl, rowBegin_, rowBegin_, rowEnd_, transpose);
+    PetscCall(VecRestoreArray(y, &yl));
+    PetscCall(VecRestoreArrayRead(x, &xl));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecScatterBegin(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
   const PetscScalar* xf = nullptr;

@@ -143,13 +143,20 @@ PetscErrorCode KirchhoffSystem::shellPC(PC pc, Vec x, Vec y) {
   KirchhoffSystem* s = nullptr;
   PetscFunctionBeginUser;
   PetscCall(PCShellGetContext(pc, &s));
-  const PetscScalar* xf = nullptr;
-  PetscCall(s->gather(x, &xf));
   PetscScalar* yl = nullptr;
   PetscCall(VecGetArray(y, &yl));
-  s->blockInverses_.apply(xf, 0, yl, s->begin_, s->begin_, s->end_, false);
+  if (s->system_.matrixFree()) {  // whole bodies per rank: no gather
+    const PetscScalar* xl = nullptr;
+    PetscCall(VecGetArrayRead(x, &xl));
+    s->blockInverses_.apply(xl, s->begin_, yl, s->begin_, s->begin_, s->end_, false);
+    PetscCall(VecRestoreArrayRead(x, &xl));
+  } else {
+    const PetscScalar* xf = nullptr;
+    PetscCall(s->gather(x, &xf));
+    s->blockInverses_.apply(xf, 0, yl, s->begin_, s->begin_, s->end_, false);
+    PetscCall(VecRestoreArrayRead(s->full_, &xf));
+  }
   PetscCall(VecRestoreArray(y, &yl));
-  PetscCall(VecRestoreArrayRead(s->full_, &xf));
   PetscFunctionReturn(0);
 }
 

@@ -88,7 +88,7 @@ State FluidBodyModel::initialState() {
   }
   for (int i = 0; i < m_; ++i) q.segment<2>(3 * n_ + 2 * i) = cfg_.vortices[static_cast<std::size_t>(i)].position;
   const Eigen::VectorXd p = lagrangian_.legendre(q, Xi);
-  // q_-1 = q_0 - h q_dot_0 seeds the extrapolating predictor of the first step.
+  // q_-1 = q_0 - h q_dot_0 and q_-2 = q_0 - 2 h q_dot_0 seed the extrapolating predictor (FB-95) of the first steps.
   const auto u = lagrangian_.vortexVelocities(Xi);
   Eigen::VectorXd qprev = q;
   for (int j = 0; j < n_; ++j) {
@@ -99,7 +99,10 @@ State FluidBodyModel::initialState() {
   State s;
   s.add("q", toStd(q));
   s.add("p", toStd(p));
-  s.add("q_previous", toStd(qprev));
+  // q_k-1, then q_k-2: resizable, since a checkpoint of an older version holds q_k-1 alone (the linear predictor).
+  Eigen::VectorXd history(2 * d);
+  history << qprev, 2.0 * qprev - q;
+  s.add("q_previous", toStd(history)).resizable = true;
   // Lagged-Jacobian remainder E (see integrators/DelSolver.hpp); refreshed at step 0. Only the
   // lagged mode keeps it ((3n + 2m)^2 values): empty otherwise, and resizable so that a restart may
   // change -del_jacobian.
@@ -114,8 +117,9 @@ void FluidBodyModel::restore(State& s) {
   const std::size_t d = static_cast<std::size_t>(3 * n_ + 2 * m_);
   for (const char* f : {"q", "p", "q_previous", "jacobian_correction"}) {
     const Field* fld = s.find(f);
-    const bool correction = std::string(f) == "jacobian_correction";
-    if (!fld || (fld->data.size() != (correction ? d * d : d) && !(correction && fld->data.empty())))
+    const bool correction = std::string(f) == "jacobian_correction", history = std::string(f) == "q_previous";
+    if (!fld || (fld->data.size() != (correction ? d * d : d) && !(correction && fld->data.empty()) &&
+                 !(history && fld->data.size() == 2 * d)))
       throw CheckpointError(std::string("checkpoint field '") + f + "' does not match the deck (" +
                             std::to_string(n_) + " bodies, " + std::to_string(m_) + " vortices)");
   }
@@ -165,8 +169,9 @@ StepReport FluidBodyModel::step(State& s) {
   const auto* boundary = dynamic_cast<const fluid::BoundaryFluid*>(fluid_.get());
   const long krylov0 = boundary ? boundary->totalIterations() : 0;
   const KrylovCount count{krylov_, boundary, krylov0};
-  const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p"), qprev = vec(s, "q_previous");
+  const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p"), history = vec(s, "q_previous");
   const int d = 3 * n_ + 2 * m_;
+  const Eigen::VectorXd qprev = history.head(d);
   Eigen::MatrixXd E;
   if (s["jacobian_correction_valid"][0] != 0.0 && s["jacobian_correction"].size() == static_cast<std::size_t>(d) * d)
     E = Eigen::Map<const Eigen::MatrixXd>(s["jacobian_correction"].data(), d, d);
@@ -174,7 +179,8 @@ StepReport FluidBodyModel::step(State& s) {
   Eigen::VectorXd q1, p1;
   integrators::DelResult r;
   if (cfg_.composition == integrators::Composition::None) {
-    q1 = 2.0 * q - qprev;
+    // (FB-95): quadratic extrapolation through q_k, q_k-1, q_k-2 (linear without q_k-2).
+    q1 = history.size() == 2 * d ? Eigen::VectorXd(3.0 * (q - qprev) + history.tail(d)) : Eigen::VectorXd(2.0 * q - qprev);
     r = delSolve(q, p, q1, p1, E, refresh);
   } else {
     // The composition (docs/composition.md (CM-1)): DEL steps of sizes gamma_i dt, each from the
@@ -198,7 +204,9 @@ StepReport FluidBodyModel::step(State& s) {
     }
     r.converged = true;
   }
-  s["q_previous"] = toStd(q);
+  Eigen::VectorXd next(2 * d);
+  next << q, qprev;
+  s["q_previous"] = toStd(next);
   s["q"] = toStd(q1);
   s["p"] = toStd(p1);
   if (solver_.mode() == integrators::JacobianMode::Lagged && E.rows() == d) {
