@@ -118,6 +118,33 @@ TEST(CoupledNewton, LooseKirchhoffSolveKeepsTheTrajectory) {
   EXPECT_LT(rel, 1e-10);
 }
 
+TEST(CoupledNewton, QuadraticPredictorSavesAnEvaluation) {
+  // (FB-95): from q_k, q_k-1, q_k-2 the predictor's residual is O(h^3), and 16 disks at rest need 3 evaluations per
+  // step (a chord iteration from ~1e-7 to ~1e-10, one to round-off, the stall); the same state with its history cut
+  // to q_k-1 (a checkpoint of an older version) extrapolates linearly, |F| ~1e-4, and needs 4. The history restores.
+  test::DiskGrid g;
+  g.speed = 0.0;
+  g.spin = 0.0;
+  const FluidBodyConfig c = g.config(16, 8);
+  const ScopedOptions o{{"-del_jacobian", "coupled"}};
+  auto m = panelModel(c);
+  State s = m->initialState();
+  for (int k = 0; k < 3; ++k, s.step += 1) m->step(s);
+  const std::size_t d = s["q"].size();
+  ASSERT_EQ(s["q_previous"].size(), 2 * d);
+  State linear = s;
+  linear["q_previous"].resize(d);
+  auto restored = panelModel(c);
+  restored->restore(linear);
+  const int quadratic = m->step(s).evaluations, extrapolated = restored->step(linear).evaluations;
+  std::printf("16 disks at rest: %d evaluations from the quadratic predictor, %d from the linear one\n", quadratic,
+              extrapolated);
+  EXPECT_LE(quadratic, 3);
+  EXPECT_GT(extrapolated, quadratic);
+  EXPECT_EQ(linear["q_previous"].size(), 2 * d);
+  EXPECT_LT((stateField(linear, "q") - stateField(s, "q")).norm(), 1e-12 * stateField(s, "q").norm());
+}
+
 TEST(CoupledNewton, CoupledRtolOutOfRangeIsADeckError) {
   for (const char* bad : {"1.5", "0", "x"}) {
     const ScopedOptions o{{"-del_coupled_rtol", bad}};
