@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI stage (issue 9, item 2): libFuzzer targets (clang-14, ASan + UBSan) for the deck reader and
+# CI stage (hostile decks and damaged checkpoints must fail cleanly): libFuzzer targets (clang-14, ASan + UBSan) for the deck reader and
 # the checkpoint reader, built in the sanitizer stage's build-asan/ (configured here if missing).
 # Replays the corpora and every saved finding (fuzz_replay), then fuzzes each target for a bounded time. Any crash, hang (> timeout), leak,
 # out-of-memory or undocumented exception fails the stage; the input is kept as an artifact.
@@ -23,7 +23,7 @@ command -v clang++-14 >/dev/null || { echo "fuzz: clang++-14 missing (apt-get in
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
     -DKIRCHHOFF_FUZZ=ON -DKIRCHHOFF_SANITIZE=ON -DKIRCHHOFF_WERROR=ON \
     -DKIRCHHOFF_TESTS=ON -DKIRCHHOFF_BENCHMARKS=OFF >"$build.configure.log" 2>&1 ||
     { cat "$build.configure.log"; exit 1; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI stage (issue 9, item 3): short runs of every driver under valgrind memcheck, on 1 rank (every
+# CI stage (what the sanitizers cannot see: uninitialised reads, PETSc leaks): short runs of every driver under valgrind memcheck, on 1 rank (every
 # deck in input/) and on 2 ranks (each driver's first deck): no invalid access, no uninitialised
 # use, no definite leak, and PETSc's -malloc_debug -malloc_dump and -options_left clean (every
 # PETSc object destroyed, every option used). Uses the normal (non-sanitizer) build.

@@ -1,6 +1,7 @@
 """HDF5 access for the kirchhoff reader: open a file with a clear error, decode strings, read
 attributes. The only module of the package (and of postprocess/) that imports h5py."""
 import os
+import time
 
 import numpy as np
 
@@ -11,6 +12,10 @@ try:
 except ImportError as e:  # pragma: no cover - Debian's python3-h5py is a requirement
     raise ImportError("the kirchhoff reader needs h5py (Debian: apt-get install python3-h5py; "
                       "run the scripts with /usr/bin/python3)") from e
+
+
+class _HDF5Failed(LoadError):
+    """A LoadError from an HDF5 error (which a concurrent write of a live run can cause)."""
 
 
 def text(v):
@@ -64,8 +69,39 @@ def open_file(path):
     try:
         return h5py.File(path, "r")
     except OSError as e:
-        raise LoadError(f"{path}: HDF5 cannot open it ({e}); is the run still writing it, or is "
-                        "the file damaged?") from None
+        raise _HDF5Failed(f"{path}: HDF5 cannot open it ({e}); is the run still writing it, or is "
+                          "the file damaged?") from None
+
+
+# A running kirchhoff writes invariants.h5 at most once a second, opening it for a few ms without
+# HDF5's file lock (docs/output.md, "Reading a live run"); snapshots.h5 stays open and is flushed
+# about once a second. A read that meets a write fails in HDF5 ("file is already open for
+# write", "truncated file", a checksum error) and is tried again for up to LIVE_RETRY_SECONDS,
+# if the file changed within the last LIVE_SECONDS (a live run); a damaged old file, or a file
+# that is not HDF5 or lacks a part, fails at once.
+LIVE_SECONDS = 10.0
+LIVE_RETRY_SECONDS = 2.0
+
+
+def _live(path):
+    try:
+        return time.time() - os.path.getmtime(path) < LIVE_SECONDS
+    except OSError:
+        return False
+
+
+def read(path, reader):
+    """reader(f) on the file `path` opened read-only, the file closed afterwards; a failure while
+    the file is being written by a live run is retried (see LIVE_SECONDS)."""
+    deadline = time.monotonic() + LIVE_RETRY_SECONDS
+    while True:
+        try:
+            with open_file(path) as f:
+                return reader(f)
+        except (_HDF5Failed, OSError):
+            if not _live(path) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def dataset(group, name, where):
@@ -78,7 +114,7 @@ def dataset(group, name, where):
     try:
         return obj[()]
     except OSError as e:
-        raise LoadError(f"{where}: cannot read '{name}' ({e}); the file may be damaged") from None
+        raise _HDF5Failed(f"{where}: cannot read '{name}' ({e}); the file may be damaged") from None
 
 
 def is_dataset(obj):

@@ -65,9 +65,8 @@ class Run:
         self.warnings = []
         first = next((k for k in ("log", "flow_field", "checkpoint", "snapshots") if k in self._files), None)
         if first:
-            with _h5.open_file(self._files[first]) as f:
-                self.attrs = _h5.attributes(f)
-                self.deck_text = _deck_text(f)
+            self.attrs, self.deck_text = _h5.read(self._files[first],
+                                                  lambda f: (_h5.attributes(f), _deck_text(f)))
         self.attrs.pop("deck", None)
         self.deck = _parse_deck(self.deck_text)
         self.deck_file = self.attrs.get("deck_file", "")
@@ -127,8 +126,7 @@ class Run:
                 hint = " (a sweep folder: use run.cases)" if self.cases else ""
                 raise LoadError(f"{self.path}: {what}{hint}")
             path = self._files[part]
-            with _h5.open_file(path) as f:
-                self._cache[part] = reader(f, path)
+            self._cache[part] = _h5.read(path, lambda f: reader(f, path))
         return self._cache[part]
 
     @property
@@ -159,8 +157,7 @@ class Run:
         if not files:
             raise LoadError(f"{self.path}: no checkpoint")
         path = files[index]
-        with _h5.open_file(path) as f:
-            return _checkpoint.read(f, path)
+        return _h5.read(path, lambda f: _checkpoint.read(f, path))
 
     def __repr__(self):
         parts = [k for k in ("log", "snapshots", "flow_field") if k in self._files]
@@ -210,9 +207,7 @@ def load(path):
                         f"{FLOW_FIELD}, checkpoints/ or case*/ folders "
                         f"({'it holds ' + ', '.join(seen) if seen else 'it is empty'}; "
                         "give the folder passed to the driver with -o)")
-    with _h5.open_file(path) as f:
-        kind = _file_kind(f)
-        top = list(f)[:6]
+    kind, top = _h5.read(path, lambda f: (_file_kind(f), list(f)[:6]))
     if kind is None:
         raise LoadError(f"{path}: an HDF5 file, but not one kirchhoff writes (top level: {', '.join(top)})")
     base = os.path.basename(path)

@@ -14,6 +14,7 @@ enum ExitCode : int {
   kExitNumerical = 1,  ///< numerical failure (SNES diverged, NaN, vortex hit a body); last checkpoint kept
   kExitUsage = 64,     ///< bad command line (EX_USAGE)
   kExitData = 65,      ///< bad deck or unreadable checkpoint (EX_DATAERR)
+  kExitNoMemory = 71,  ///< out of memory (EX_OSERR): the same limit fails again, so no requeue
   kExitRequeue = 75,   ///< stopped early after writing a checkpoint: requeue me (EX_TEMPFAIL)
 };
 
@@ -49,6 +50,12 @@ class CheckpointError : public Error {
 class ConfigurationError : public Error {
  public:
   explicit ConfigurationError(const std::string& what) : Error(what, kExitData) {}
+};
+
+/// Memory exhausted (a PETSc allocation or std::bad_alloc): exit 71.
+class OutOfMemoryError : public Error {
+ public:
+  explicit OutOfMemoryError(const std::string& what) : Error(what, kExitNoMemory) {}
 };
 
 /// Numerical failure during a run (SNES divergence, NaN, a vortex too close to a body).

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/LogColumns.hpp"
 #include "core/Snapshot.hpp"
 #include "core/State.hpp"
 
@@ -23,8 +24,6 @@ class Model {
 
   /// Model name as in the deck's `model:` key and the log's `model` attribute.
   virtual std::string name() const = 0;
-  /// Constant time step h.
-  virtual double timeStep() const = 0;
   /// State at step 0 built from the configuration.
   virtual State initialState() = 0;
   /// Called after a checkpoint was read: checks field names and sizes (throws CheckpointError)
@@ -33,11 +32,13 @@ class Model {
   /// Advances the fields of `s` from step k to k+1. Throws NumericalError on failure and then
   /// leaves `s` unchanged. The loop advances s.step and s.time afterwards.
   virtual StepReport step(State& s) = 0;
-  /// Names of the invariant-log columns after `step` and `time` (fixed for a run).
-  virtual std::vector<std::string> invariantNames() const = 0;
-  /// Their values at `s`; `last` is the report of the step that produced `s` (zeros at step 0).
-  /// Collective over the model's communicator; the result is the same on every rank.
-  virtual std::vector<double> invariants(const State& s, const StepReport& last) = 0;
+  /// The invariant-log row at `s` (the columns after `step` and `time`): each value beside the
+  /// column the model declares for it (core/LogColumns.hpp), the same columns at every step of a
+  /// run; `last` is the report of the step that produced `s` (zeros at step 0). Collective over
+  /// the model's communicator; the result is the same on every rank.
+  virtual LogRow logRow(const State& s, const StepReport& last) = 0;
+  /// The row's values alone.
+  std::vector<double> invariants(const State& s, const StepReport& last) { return logRow(s, last).values(); }
   /// Physical stop conditions checked on a valid state (a vortex too close to a body, a dry
   /// point, ...). Throws NumericalError(..., checkpointState = true) to stop with a checkpoint.
   virtual void check(const State& /*s*/) {}

@@ -2,7 +2,11 @@
 // option value is one line naming the option (exit 65) instead of a PETSc traceback.
 #include "core/OptionErrors.hpp"
 
+#include <cerrno>
+#include <cstdlib>
+
 #include "core/Error.hpp"
+#include "core/PetscOptionText.hpp"
 
 namespace kirchhoff {
 
@@ -28,8 +32,27 @@ PetscErrorCode OptionErrors::handler(MPI_Comm, int, const char*, const char*, Pe
   return n;
 }
 
+namespace {
+/// "-name value" of an option of `prefix` whose value is a whole number PETSc's integer cannot
+/// hold: PETSc converts it with a silent wrap-around (99999999999999999999 became -1).
+std::string wrappedInteger(const std::string& prefix) {
+  for (const auto& [name, value] : parsePetscOptions(allPetscOptions())) {
+    if (name.rfind("-" + prefix, 0) != 0 || value.empty()) continue;
+    const std::size_t digits = value[0] == '-' || value[0] == '+' ? 1 : 0;
+    if (value.size() == digits || value.find_first_not_of("0123456789", digits) != std::string::npos) continue;
+    errno = 0;
+    const long long v = std::strtoll(value.c_str(), nullptr, 10);
+    if (errno == ERANGE || v > PETSC_MAX_INT || v < PETSC_MIN_INT) return name + " " + value;
+  }
+  return "";
+}
+}  // namespace
+
 void OptionErrors::check(PetscErrorCode code) {
   pop();
+  if (const std::string w = wrappedInteger(prefix_); !w.empty())
+    throw DeckError("PETSc option " + w + ": out of range, PETSc integers hold at most " +
+                    std::to_string(static_cast<long long>(PETSC_MAX_INT)));
   if (code == 0) return;
   std::string m = message_;
   if (m.empty()) {

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/Quantity.hpp"
+
 namespace kirchhoff {
 
 /// One geometric object set: points in 2D or 3D, grouped into cells of one topology.
@@ -29,6 +31,9 @@ struct SnapshotMesh {
 /// All meshes of one snapshot. Only rank 0's snapshot is written: models gather to rank 0.
 struct Snapshot {
   std::vector<SnapshotMesh> meshes;
+  /// What the point attributes and vectors are, by name (and `coordinates` when they are not
+  /// plain positions): the datasets' units, description and kind, from the model's table.
+  std::vector<Quantity> quantities;
 };
 
 }  // namespace kirchhoff

@@ -19,16 +19,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
+#include "fluid/discretization/MixedDiscretization.hpp"
 #include "fluid/discretization/PanelKernel.hpp"
 #include "fluid/discretization/VortexBodyKernels.hpp"
 
 namespace kirchhoff::fluid {
 
-using panel::kInvTwoPi;
 
 namespace {
 
@@ -41,16 +42,36 @@ std::vector<int> bodySizes(const Discretization& d) {
 
 BoundaryFluid::BoundaryFluid(MPI_Comm comm, std::vector<Polygon> outlines, std::unique_ptr<Discretization> disc,
                              double fluidDensity, const SolverOptions& options, const std::string& prefix)
-    : comm_(comm), outlines_(std::move(outlines)), disc_(std::move(disc)), rho_(fluidDensity),
-      layout_(bodySizes(*disc_)), prefix_(prefix) {
+    : comm_(comm), outlines_(std::move(outlines)), rho_(fluidDensity), options_(options), prefix_(prefix) {
   if (!(rho_ > 0.0) || !std::isfinite(rho_))
     throw ConfigurationError("fluid density must be positive, got " + std::to_string(rho_));
+  MPI_Comm_size(comm_, &ranks_);
+  MPI_Comm_rank(comm_, &rank_);
+  install(std::shared_ptr<const Discretization>(std::move(disc)));
+}
+
+void BoundaryFluid::install(std::shared_ptr<const Discretization> disc) {
+  // Everything that depends on the discretization, from scratch (construction and refineFor).
+  disc_ = std::move(disc);
+  const SolverOptions& options = options_;
+  const std::string& prefix = prefix_;
   const int n = bodyCount();
   if (disc_->bodyCount() != n)
     throw ConfigurationError("fluid: " + std::to_string(disc_->bodyCount()) + " discretized bodies for " +
                              std::to_string(n) + " outlines");
-  MPI_Comm_size(comm_, &ranks_);
-  MPI_Comm_rank(comm_, &rank_);
+  layout_ = NodeLayout(bodySizes(*disc_));
+  kirchhoff_.reset();  // (FB-91) holds the boundary system and the self-blocks: rebuilt at its next use
+  cluster_.reset();
+  vortexTerms_.reset();
+  system_.reset();
+  multipoleTol_ = 0.0;  // no relaxation (FB-93) unless the matrix-free path below sets it
+  Srows_.resize(0, 0);
+  LBS_.resize(0, 0);
+  assembledPoses_.clear();
+  rigidValid_ = false;
+  rigidConstant_ = false;
+  motion_ = Motion{};
+  solvedColumns_ = 0;
   const int N = layout_.nodes;
   weight_.resize(N);
   rigid_.resize(N, 3);
@@ -652,6 +673,87 @@ Fluid::KirchhoffSolution BoundaryFluid::kirchhoffSolve(const Eigen::VectorXd& bo
   const std::vector<Complex> w = densityField(sigma);
   for (int i = 0; i < m; ++i) out.vortexGradient.segment<2>(2 * i) = -rho_ * vortices_.K[i] * panel::gradIm(w[i]);
   return out;
+}
+
+void BoundaryFluid::enableRefinement(std::vector<RefinableShape> shapes, const GaussPanelOptions& panels,
+                                     double tolerance) {
+  auto base = std::dynamic_pointer_cast<const PointSourceDiscretization>(disc_);
+  if (!base)
+    throw ConfigurationError("fluid.tolerance: the " + disc_->name() +
+                             " discretization cannot be refined toward close neighbours (use nystrom or gauss_panels)");
+  refinement_ = std::make_unique<GapRefinement>(std::move(base), std::move(shapes), panels, tolerance);
+  plan_ = RefinementPlan(static_cast<std::size_t>(bodyCount()));
+}
+
+bool BoundaryFluid::refineFor(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin) {
+  // (FB-64)-(FB-66): the plan is a function of the arguments alone, so is the discretization built from it.
+  if (!refinement_) return false;
+  Resolution res;
+  const RefinementPlan plan = refinement_->plan(poses, vortices, margin, res);
+  const bool changed = plan != plan_;
+  if (changed) {
+    install(refinement_->build(plan));
+    plan_ = plan;
+  }
+  res.unknowns = layout_.nodes + bodyCount();
+  res.errorEstimate = res.refinedBodies > 0 ? estimateError(poses, vortices) : 0.0;
+  resolution_ = res;
+  if (res.errorEstimate > res.tolerance) {
+    std::ostringstream os;
+    os << "the fluid is not resolved to fluid.tolerance = " << res.tolerance << " (estimate "
+       << res.errorEstimate << ")";
+    if (res.gapBodies[0] >= 0) os << "; closest bodies " << res.gapBodies[0] << " and " << res.gapBodies[1] << ", gap " << res.minGap;
+    if (res.vortexBody[0] >= 0)
+      os << "; closest vortex " << res.vortexBody[0] << " at " << res.minVortexDistance << " from body "
+         << res.vortexBody[1];
+    throw NumericalError(os.str());
+  }
+  return changed;
+}
+
+double BoundaryFluid::estimateError(const std::vector<lie::Pose>& poses, const Vortices& vortices) {
+  // (FB-66): on every graded body, sum_P l_P |Legendre tail| of each density that carries A(g) and the
+  // vortex velocities (the rigid densities of the refined bodies, the image density), relative to
+  // max |sigma| times the perimeter. Solved at (poses, vortices); the solves leave no guess behind.
+  setConfiguration(poses, vortices);
+  const auto* mixed = dynamic_cast<const MixedDiscretization*>(disc_.get());
+  if (!mixed) return 0.0;
+  const int n = bodyCount(), N = layout_.nodes;
+  std::vector<int> refined;
+  for (int j = 0; j < n; ++j)
+    if (!plan_[j].empty()) refined.push_back(j);
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(system_->size(), 3 * static_cast<int>(refined.size()));
+  for (std::size_t r = 0; r < refined.size(); ++r) {
+    const int j = refined[r];
+    for (int p = layout_.offset[j]; p < layout_.offset[j + 1]; ++p)
+      for (int k = 0; k < 3; ++k) R(system_->panelIndex(p), 3 * static_cast<int>(r) + k) = rigid_(p, k);
+  }
+  const Eigen::MatrixXd X = system_->solve(R, false, static_cast<int>(Slot::Rigid));
+  Eigen::MatrixXd sig(N, X.cols() + 1);
+  for (int p = 0; p < N; ++p) {
+    sig.row(p).head(X.cols()) = X.row(system_->panelIndex(p));
+    sig(p, X.cols()) = sigmaI_[p];
+  }
+  // Scales: the largest rigid density (a disk's rotation density is zero, its tail round-off) and the
+  // image density's own.
+  const double rigidScale = X.cols() ? sig.leftCols(X.cols()).cwiseAbs().maxCoeff() : 0.0;
+  double est = 0.0;
+  for (int c = 0; c < sig.cols(); ++c) {
+    const double scale = c < X.cols() ? rigidScale : sig.col(c).cwiseAbs().maxCoeff();
+    if (!(scale > 0.0)) continue;
+    for (int j : refined) {
+      const auto* g = dynamic_cast<const GaussPanelDiscretization*>(mixed->part(j).disc.get());
+      if (!g) continue;
+      double perimeter = 0.0;
+      for (double w : disc_->body(j).weight) perimeter += w;
+      const Eigen::VectorXd v = sig.col(c).segment(layout_.offset[j], layout_.bodySize(j));
+      est = std::max(est, g->legendreTail(mixed->part(j).body, v.data()) / (scale * perimeter));
+    }
+  }
+  forgetSolutions();
+  // Every rank stops or goes on alike.
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, &est, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  return est;
 }
 
 void BoundaryFluid::forgetSolutions() {

@@ -16,6 +16,7 @@
 #include "fluid/solve/KirchhoffSystem.hpp"
 #include "fluid/discretization/Discretization.hpp"
 #include "fluid/Fluid.hpp"
+#include "fluid/GapRefinement.hpp"
 #include "fluid/geometry/Polygon.hpp"
 #include "fluid/fast/VortexPairSums.hpp"
 #include "fluid/fast/VortexTerms.hpp"
@@ -75,6 +76,14 @@ class BoundaryFluid : public Fluid {
   /// symmetrization); on the direct path from the full A(g) (3n solves with the LU).
   KirchhoffSolution kirchhoffSolve(const Eigen::VectorXd& bodyMass, const Eigen::VectorXd& r, double rtol) override;
 
+  /// Close gaps (docs/fluidbody.md (FB-64)-(FB-66)): refineFor grades the panels of bodies closer to a
+  /// neighbour than their switch distance and holds the a-posteriori estimate to `tolerance`. Needs a
+  /// point-source discretization (Nystrom, gauss_panels); shapes[j] is body j's boundary.
+  void enableRefinement(std::vector<RefinableShape> shapes, const GaussPanelOptions& panels, double tolerance);
+  bool refineFor(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin) override;
+  Resolution resolution() const override { return resolution_; }
+  const GapRefinement* refinement() const { return refinement_.get(); }
+
   /// F(q) = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> at the current configuration.
   double lagrangianValue(const Eigen::VectorXd& Xi) override;
 
@@ -131,6 +140,10 @@ class BoundaryFluid : public Fluid {
  private:
   /// The families of right-hand sides whose last solutions start the next KSP solve (FB-47a).
   enum class Slot { RigidAndImage, Rigid, Image, VortexAdjoint, Motion, MotionAdjoint, GradientAdjoint };
+  /// Builds everything that depends on the discretization (construction, refineFor).
+  void install(std::shared_ptr<const Discretization> disc);
+  /// (FB-66): Legendre tails of the densities of the refined bodies at (poses, vortices).
+  double estimateError(const std::vector<lie::Pose>& poses, const Vortices& vortices);
   void placeNodes(const std::vector<lie::Pose>& poses);
   /// Augmented self-blocks [M_jj 1; w^T 0] of every body (rows and columns: nodes of j, multiplier of j).
   std::vector<Eigen::MatrixXd> augmentedSelfBlocks() const;
@@ -170,14 +183,15 @@ class BoundaryFluid : public Fluid {
 
   MPI_Comm comm_;
   std::vector<Polygon> outlines_;
-  std::unique_ptr<Discretization> disc_;
+  std::shared_ptr<const Discretization> disc_;
   double rho_;
+  SolverOptions options_;
+  std::string prefix_;
   NodeLayout layout_;
   std::unique_ptr<BodyClusterOperator> cluster_;  // matrix-free path (several bodies, -panel_operator fast)
   std::unique_ptr<VortexTerms> vortexTerms_;      // its vortex terms (no G, dG)
   std::unique_ptr<BoundarySystem> system_;
   std::unique_ptr<KirchhoffSystem> kirchhoff_;    // (FB-91), KSP path, built when first asked for
-  std::string prefix_;
   long kirchhoffSolves_ = 0;
   double multipoleEta_ = 2.0, multipoleTol_ = 0.0;  // matrix-free path (FB-93); tol 0: never relaxed
   mutable long relaxed_ = 0;
@@ -213,6 +227,9 @@ class BoundaryFluid : public Fluid {
   mutable double asymmetry_ = 0.0;
   Timings timings_;
   int ranks_ = 1, rank_ = 0;
+  std::unique_ptr<GapRefinement> refinement_;
+  RefinementPlan plan_;  // of the installed discretization (empty: the base)
+  Resolution resolution_;
 };
 
 }  // namespace kirchhoff::fluid

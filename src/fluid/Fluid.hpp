@@ -14,7 +14,9 @@ namespace kirchhoff::fluid {
 
 /// What the boundary discretization resolves at a configuration (docs/fluidbody.md, close gaps):
 /// the closest body pair and vortex-body pair, the unknowns, and the a-posteriori estimate of the
-/// relative error of A(g) and the vortex velocities against the fluid tolerance.
+/// relative error of A(g) and the vortex velocities against the fluid tolerance, all at the
+/// configuration of the last refineFor. The distances are exact for the pairs within a body's
+/// switch distance (FB-64), else lower bounds from the bodies' bounding circles.
 struct Resolution {
   static constexpr double kNone = std::numeric_limits<double>::infinity();
   double minGap = kNone;             ///< smallest body-body gap
@@ -89,7 +91,7 @@ class Fluid {
                          double /*margin*/) {
     return false;
   }
-  /// The resolution of the current discretization at the last configuration (setConfiguration).
+  /// The resolution of the current discretization at the configuration of the last refineFor.
   virtual Resolution resolution() const { return {}; }
 };
 

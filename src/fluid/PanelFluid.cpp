@@ -3,10 +3,13 @@
 
 #include <petscsys.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
+
+#include <sstream>
 
 #include "core/Error.hpp"
 #include "core/OptionErrors.hpp"
@@ -119,5 +122,41 @@ PanelFluid::PanelFluid(MPI_Comm comm, std::vector<Polygon> bodies, double fluidD
     : BoundaryFluid(comm, bodies,
                     std::make_unique<PanelDiscretization>(bodies, options.correction, options.cacheMax),
                     fluidDensity, options.solverOptions(), prefix) {}
+
+namespace {
+/// Distance of two disjoint placed polygons: attained at a vertex of one of them.
+double outlineDistance(const Polygon& a, const lie::Pose& ga, const Polygon& b, const lie::Pose& gb) {
+  double d = 1e300;
+  for (const Vec2& Z : a.vertices) d = std::min(d, boundaryDistance(b, gb.applyInverse(ga.apply(Z))));
+  for (const Vec2& Z : b.vertices) d = std::min(d, boundaryDistance(a, ga.applyInverse(gb.apply(Z))));
+  return d;
+}
+}  // namespace
+
+bool PanelFluid::refineFor(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin) {
+  const int n = bodyCount();
+  Resolution res;
+  res.unknowns = nodeCount() + n;
+  for (int j = 0; j < n; ++j)
+    for (int k = j + 1; k < n; ++k) {
+      const double d = outlineDistance(bodies()[j], poses[j], bodies()[k], poses[k]);
+      if (d < res.minGap) res.minGap = d, res.gapBodies[0] = j, res.gapBodies[1] = k;
+      const double h = std::max(longestEdge(bodies()[j]), longestEdge(bodies()[k]));
+      if (d - 2.0 * margin < kMinGapPanels * h) {
+        std::ostringstream os;
+        os << "bodies " << j << " and " << k << " are " << d << " apart (within a margin of " << margin
+           << "), closer than " << kMinGapPanels << " panel length (" << h
+           << "): the constant panels do not resolve the gap (use nystrom or gauss_panels with fluid.tolerance)";
+        throw NumericalError(os.str());
+      }
+    }
+  for (int i = 0; i < vortices.size(); ++i)
+    for (int j = 0; j < n; ++j) {
+      const double d = boundaryDistance(bodies()[j], poses[j].applyInverse(vortices.gamma[i]));
+      if (d < res.minVortexDistance) res.minVortexDistance = d, res.vortexBody[0] = i, res.vortexBody[1] = j;
+    }
+  resolution_ = res;
+  return false;
+}
 
 }  // namespace kirchhoff::fluid

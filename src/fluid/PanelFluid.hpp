@@ -47,9 +47,20 @@ class PanelFluid : public BoundaryFluid {
   PanelFluid(MPI_Comm comm, std::vector<Polygon> bodies, double fluidDensity,
              const PanelOptions& options, const std::string& prefix = "panel_");
 
+  /// Constant panels cannot be refined toward a neighbour (second order, they cannot meet a set
+  /// tolerance): refineFor stops (NumericalError naming the pair and the gap) where two bodies are closer
+  /// than kMinGapPanels panel lengths of the longer edge, the gap-to-spacing rule of docs/fluidbody.md
+  /// "Close gaps" (measured table in tests/fluid/test_close_gaps.cpp), and reports the closest pairs.
+  bool refineFor(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin) override;
+  Resolution resolution() const override { return resolution_; }
+  static constexpr double kMinGapPanels = 1.0;
+
   const PanelDiscretization& panels() const { return static_cast<const PanelDiscretization&>(discretization()); }
   const PanelGeometry& geometry() const { return panels().geometry(); }
   PanelCorrection correction(int body) const { return panels().correction(body); }
+
+ private:
+  Resolution resolution_;
 };
 
 }  // namespace kirchhoff::fluid

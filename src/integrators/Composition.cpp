@@ -43,23 +43,13 @@ std::vector<double> kahanLi8() {  // (CM-7): s17odr8a
 
 }  // namespace
 
-const std::vector<std::string>& compositionNames() {
-  static const std::vector<std::string> names = {"none", "triple_jump", "suzuki5", "kahan_li6",
-                                                 "kahan_li8"};
-  return names;
-}
-
-std::string compositionName(Composition c) {
-  return compositionNames().at(static_cast<std::size_t>(c));
-}
-
-Composition compositionFromName(const std::string& name) {
-  const auto& names = compositionNames();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<Composition>(i);
-  std::string choices;
-  for (const auto& n : names) choices += (choices.empty() ? "" : ", ") + n;
-  throw ConfigurationError("unknown composition '" + name + "' (choices: " + choices + ")");
+const Choices<Composition>& compositions() {
+  static const Choices<Composition> c("composition", {{"none", Composition::None},
+                                                      {"triple_jump", Composition::TripleJump},
+                                                      {"suzuki5", Composition::Suzuki5},
+                                                      {"kahan_li6", Composition::KahanLi6},
+                                                      {"kahan_li8", Composition::KahanLi8}});
+  return c;
 }
 
 const std::vector<double>& compositionCoefficients(Composition c) {

@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "core/Choices.hpp"
+
 namespace kirchhoff::integrators {
 
-/// The coefficient sets of docs/composition.md, in the order of compositionNames().
+/// The coefficient sets of docs/composition.md.
 enum class Composition {
   None,        ///< Phi_h itself (order 2)
   TripleJump,  ///< Yoshida 1990 / Suzuki 1990, 3 stages, order 4 (CM-4)
@@ -16,11 +18,9 @@ enum class Composition {
   KahanLi8,    ///< Kahan & Li 1997 s17odr8a, 17 stages, order 8 (CM-7)
 };
 
-/// Deck names, in the order of the enum.
-const std::vector<std::string>& compositionNames();
-std::string compositionName(Composition c);
-/// Throws ConfigurationError naming the choices for an unknown name.
-Composition compositionFromName(const std::string& name);
+/// The deck names (scheme.composition), in the order of the enum.
+const Choices<Composition>& compositions();
+inline std::string compositionName(Composition c) { return compositions().name(c); }
 /// gamma_1 .. gamma_s: sum 1, gamma_i = gamma_{s+1-i}; {1} for None.
 const std::vector<double>& compositionCoefficients(Composition c);
 inline int compositionStages(Composition c) {

@@ -12,6 +12,7 @@
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
 #include "core/OptionErrors.hpp"
+#include "core/PetscErrors.hpp"
 
 namespace kirchhoff::integrators {
 
@@ -22,10 +23,6 @@ constexpr double kKrylovRtol = 1e-5;
 constexpr double kKrylovAtolFactor = 10.0;
 /// -del_jacobian choices, in JacobianMode order.
 const char* const jacobianModes[] = {"fd", "approximate", "lagged", "newton_krylov", "coupled"};
-
-void checkPetsc(PetscErrorCode ierr, const std::string& what) {
-  if (ierr) throw NumericalError("PETSc error " + std::to_string(static_cast<int>(ierr)) + " in " + what);
-}
 }  // namespace
 
 DelSolver::DelSolver(MPI_Comm comm, DiscreteLagrangian& ld, const std::string& prefix,

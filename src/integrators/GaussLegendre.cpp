@@ -1,5 +1,6 @@
 // Gauss–Legendre tableaux (GaussLegendre.hpp; docs/heavytop.md (HT-16)): Legendre roots by Newton
-// in long double, A and b from the collocation conditions sum_j a_ij c_j^(k-1) = c_i^k / k.
+// in long double, A and b from the collocation conditions sum_j a_ij c_j^(k-1) = c_i^k / k; and the
+// double-precision quadrature rule of the Gauss panels (docs/fluidbody.md (FB-40)).
 #include "integrators/GaussLegendre.hpp"
 
 #include <array>
@@ -7,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 
 namespace kirchhoff::integrators {
@@ -16,18 +18,6 @@ namespace {
 using LD = long double;
 using MatL = Eigen::Matrix<LD, Eigen::Dynamic, Eigen::Dynamic>;
 using VecL = Eigen::Matrix<LD, Eigen::Dynamic, 1>;
-
-// P_s(x) and P_s'(x) by the three-term recurrence.
-std::pair<LD, LD> legendre(int s, LD x) {
-  LD p0 = 1.0L, p1 = x;
-  for (int k = 2; k <= s; ++k) {
-    const LD p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-    p0 = p1;
-    p1 = p2;
-  }
-  if (s == 0) return {1.0L, 0.0L};
-  return {p1, s * (x * p1 - p0) / (x * x - 1.0L)};
-}
 
 GaussLegendreTableau build(int s) {
   const LD pi = 3.141592653589793238462643383279502884L;
@@ -63,6 +53,22 @@ GaussLegendreTableau build(int s) {
 }
 
 }  // namespace
+
+void gaussLegendreRule(int n, std::vector<double>& x, std::vector<double>& w) {
+  x.resize(n), w.resize(n);
+  for (int i = 0; i < n; ++i) {
+    double z = std::cos(kPi * (i + 0.75) / (n + 0.5)), dp = 1.0;
+    for (int it = 0; it < 100; ++it) {
+      const auto [p, d] = legendre(n, z);
+      dp = d;
+      const double dz = p / dp;
+      z -= dz;
+      if (std::abs(dz) < 1e-16) break;
+    }
+    x[n - 1 - i] = z;
+    w[n - 1 - i] = 2.0 / ((1.0 - z * z) * dp * dp);
+  }
+}
 
 const GaussLegendreTableau& gaussLegendreTableau(int stages) {
   constexpr int kMax = 8;

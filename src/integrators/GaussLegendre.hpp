@@ -23,6 +23,23 @@ struct GaussLegendreTableau {
 /// Throws ConfigurationError for other s.
 const GaussLegendreTableau& gaussLegendreTableau(int stages);
 
+/// P_n(x) and P_n'(x) by the three-term recurrence (double or long double).
+template <class T>
+std::pair<T, T> legendre(int n, T x) {
+  T p0 = 1, p1 = x;
+  for (int k = 2; k <= n; ++k) {
+    const T p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+    p0 = p1;
+    p1 = p2;
+  }
+  if (n == 0) return {T(1), T(0)};
+  return {p1, n * (x * p1 - p0) / (x * x - T(1))};
+}
+
+/// The n-point Gauss–Legendre quadrature rule on [-1, 1] (the panel rule of docs/fluidbody.md
+/// (FB-40)): nodes x ascending and weights w, by Newton on P_n from Chebyshev's guesses (double).
+void gaussLegendreRule(int n, std::vector<double>& x, std::vector<double>& w);
+
 /// One step y1 = y0 + h sum_i b_i g(Y_i) with Y_i = y0 + h sum_j a_ij g(Y_j), Newton on the
 /// stacked stage values (n s unknowns) with the Jacobian I - h (A (x) I) diag(Dg(Y_j)), from the
 /// predictor Y_i = y0 + c_i h g(y0). gdg(y, g, Dg) fills g(y) and Dg(y) (fixed-size V, M);

@@ -155,7 +155,8 @@ CheckpointStore::CheckpointStore(MPI_Comm comm, std::string directory, int keep)
     : comm_(comm), dir_(std::move(directory)), keep_(std::max(keep, 2)) {}
 
 std::string CheckpointStore::write(const State& s, const std::string& model, double dt,
-                                   std::uint64_t deckHash, const std::string& deckText) {
+                                   std::uint64_t deckHash, const std::string& deckText,
+                                   const std::string& petscOptions) {
   ScopedEvent ev(Phase::Checkpoint);
   h5::silenceErrors();
   const bool root = rankOf(comm_) == 0;
@@ -171,7 +172,7 @@ std::string CheckpointStore::write(const State& s, const std::string& model, dou
   const std::string tmp = dir_ + "/." + fileName(s.step) + ".tmp";
   const std::uint64_t hash = stateHash(s, comm_);
   try {
-    writeFile(tmp, s, model, dt, deckHash, deckText, hash);
+    writeFile(tmp, s, model, dt, deckHash, deckText, petscOptions, hash);
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -204,7 +205,7 @@ std::string CheckpointStore::write(const State& s, const std::string& model, dou
 
 void CheckpointStore::writeFile(const std::string& tmp, const State& s, const std::string& model,
                                 double dt, std::uint64_t deckHash, const std::string& deckText,
-                                std::uint64_t hash) const {
+                                const std::string& petscOptions, std::uint64_t hash) const {
   const bool root = rankOf(comm_) == 0;
   int size = 1;
   MPI_Comm_size(comm_, &size);
@@ -223,6 +224,7 @@ void CheckpointStore::writeFile(const std::string& tmp, const State& s, const st
     h5::writeStringAttribute(f, "deck_hash", hex(deckHash));
     h5::writeStringAttribute(f, "state_hash", hex(hash));
     h5::writeInt64Attribute(f, "nranks", size);
+    h5::writeStringAttribute(f, "petsc_options", petscOptions);
     h5::Handle g(h5::check(H5Gcreate2(f, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group"));
     h5::Handle dxpl(h5::check(H5Pcreate(H5P_DATASET_XFER), "dxpl"));
     h5::checkStatus(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "collective");
@@ -278,6 +280,25 @@ std::vector<std::string> CheckpointStore::list() const {
   return out;
 }
 
+std::string CheckpointStore::retireNewerThan(std::int64_t step, const std::string& restartedFrom) const {
+  std::string folder;
+  std::error_code ec;
+  for (const auto& f : list()) {
+    const std::string n = fs::path(f).filename().string();
+    const std::int64_t k = std::strtoll(n.c_str() + std::strlen("checkpoint_"), nullptr, 10);
+    if (k < step || (k == step && fs::equivalent(f, restartedFrom, ec))) continue;
+    if (folder.empty()) {  // retired-<step>, or retired-<step>.2, ... after repeated rewinds
+      folder = dir_ + "/retired-" + std::to_string(step);
+      for (int i = 2; fs::exists(fs::symlink_status(folder)); ++i)
+        folder = dir_ + "/retired-" + std::to_string(step) + "." + std::to_string(i);
+      fs::create_directory(folder);
+    }
+    fs::rename(f, folder + "/" + n);
+  }
+  if (!folder.empty()) fsyncPath(dir_);
+  return folder;
+}
+
 CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const std::string& model) const {
   ScopedEvent ev(Phase::Checkpoint);
   h5::silenceErrors();
@@ -298,6 +319,8 @@ CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const st
     info.dt = h5::readDoubleAttribute(f, "dt");
     info.deckHash = parseHex(h5::readStringAttribute(f, "deck_hash"));
     info.stateHash = parseHex(h5::readStringAttribute(f, "state_hash"));
+    info.hasPetscOptions = h5::hasAttribute(f, "petsc_options");
+    if (info.hasPetscOptions) info.petscOptions = h5::readStringAttribute(f, "petsc_options");
     if (H5Lexists(f, "deck", H5P_DEFAULT) > 0) {
       h5::Handle d(h5::check(H5Dopen2(f, "deck", H5P_DEFAULT), "deck"));
       info.deckText.resize(h5::length(d));

@@ -97,6 +97,13 @@ bool inRange(const KeySpec& k, double v) {
   return true;
 }
 
+/// Integers are compared exactly: beyond 2^53 a double rounds (9007199254740993 -> 2^53, within
+/// time.steps' range), and no integer key allows more than 2^53.
+bool inIntegerRange(const KeySpec& k, long v) {
+  constexpr long kExact = 1L << 53;
+  return v >= -kExact && v <= kExact && inRange(k, static_cast<double>(v));
+}
+
 void checkReal(const YAML::Node& n, const KeySpec& k, const std::string& key, const std::string& file) {
   double v;
   if (!parseReal(n, v)) raise(file, n, key, "expected a " + k.typeName() + ", got " + shown(n));
@@ -117,7 +124,7 @@ void validateValue(const YAML::Node& n, const KeySpec& k, const std::string& key
       const IntegerParse p = parseInteger(n, v);
       if (p == IntegerParse::NotAnInteger)
         raise(file, n, key, "expected an " + k.typeName() + ", got " + shown(n));
-      if (p == IntegerParse::TooLarge || !inRange(k, static_cast<double>(v)))
+      if (p == IntegerParse::TooLarge || !inIntegerRange(k, v))
         raise(file, n, key, "value " + n.Scalar() + " out of range, expected " + k.typeName());
       break;
     }
@@ -272,8 +279,9 @@ YAML::Node DeckNode::valueOrDefault(const std::string& key) const {
 std::string DeckNode::keyPath(const std::string& key) const { return join(path_, key); }
 
 std::string DeckNode::where(const std::string& key) const {
-  YAML::Node n = node_;
-  if (!key.empty() && has(key)) n = node_[key];
+  // Initialised, never assigned: yaml-cpp's Node::operator= overwrites the node it refers to
+  // (here the deck's own map, which then lost its keys: a later read said 'time.dt' missing).
+  const YAML::Node n = !key.empty() && has(key) ? node_[key] : node_;
   return location(*file_, n.Mark());
 }
 
@@ -293,7 +301,7 @@ long DeckNode::integer(const std::string& key) const {
   long v = 0;
   const YAML::Node n = valueOrDefault(key);
   const KeySpec& k = spec(key);
-  if (parseInteger(n, v) != IntegerParse::Ok || !inRange(k, static_cast<double>(v)))
+  if (parseInteger(n, v) != IntegerParse::Ok || !inIntegerRange(k, v))
     fail(key, "expected an " + k.typeName());
   return v;
 }

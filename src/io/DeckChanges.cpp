@@ -1,14 +1,17 @@
 // Deck comparison for restarts: both texts flattened to "path -> scalar" (bodies[0].shape.a),
-// compared by value, each difference sorted into refused or allowed by restartMayChange.
+// compared by value, each difference sorted into refused or allowed by restartMayChange; PETSc
+// option strings compared option by option.
 #include "io/DeckChanges.hpp"
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
 
 #include "core/Error.hpp"
+#include "core/PetscOptionText.hpp"
 
 namespace kirchhoff::io {
 
@@ -80,6 +83,24 @@ DeckChanges compareDecks(const std::string& before, const std::string& after,
     const std::string vb = ib == b.end() ? "(absent)" : ib->second;
     if (ia != a.end() && ib != b.end() && sameValue(va, vb)) continue;
     (restartMayChange(k, extra) ? c.allowed : c.refused).push_back(DeckChange{k, va, vb});
+  }
+  return c;
+}
+
+DeckChanges compareOptions(const std::string& before, const std::string& after,
+                           const std::vector<std::string>& newLog) {
+  const auto a = parsePetscOptions(before), b = parsePetscOptions(after);
+  std::set<std::string> names;
+  for (const auto& kv : a) names.insert(kv.first);
+  for (const auto& kv : b) names.insert(kv.first);
+  DeckChanges c;
+  for (const auto& n : names) {
+    const auto ia = a.find(n), ib = b.find(n);
+    auto shown = [](auto it, auto end) { return it == end ? "(absent)" : it->second.empty() ? "(set)" : it->second; };
+    const std::string va = shown(ia, a.end()), vb = shown(ib, b.end());
+    if (ia != a.end() && ib != b.end() && sameValue(va, vb)) continue;
+    const bool discretisation = std::find(newLog.begin(), newLog.end(), n) != newLog.end();
+    (discretisation ? c.newLog : c.allowed).push_back(DeckChange{"PETSc option " + n, va, vb});
   }
   return c;
 }

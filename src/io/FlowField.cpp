@@ -13,8 +13,8 @@
 
 #include "core/Mpi.hpp"
 #include "core/Error.hpp"
+#include "core/Quantity.hpp"
 #include "io/Hdf5.hpp"
-#include "io/Quantities.hpp"
 
 namespace kirchhoff::io {
 
@@ -36,6 +36,26 @@ struct Id {
 
 void status(herr_t s, const std::string& what) {
   if (s < 0) throw std::runtime_error(what);
+}
+
+/// The datasets' attributes (docs/output.md "Flow fields"); body outlines are "outline".
+Quantity flowFieldQuantity(const std::string& name) {
+  static const std::vector<Quantity> t = {
+      {"x", "1", "grid axis x", "coordinate"},
+      {"y", "1", "grid axis y", "coordinate"},
+      {"psi_gamma", "1", "stream function of the free vortices psi_gamma", "diagnostic"},
+      {"psi_I", "1", "stream function of the image flow psi_I", "diagnostic"},
+      {"psi_B", "1", "stream function of the body-motion flow <Psi_B, Xi>", "diagnostic"},
+      {"u", "1", "fluid velocity, x component", "diagnostic"},
+      {"v", "1", "fluid velocity, y component", "diagnostic"},
+      {"mask", "1", "0 fluid, 1 inside or at a body, 2 at a vortex", "diagnostic", true},
+      {"positions", "1", "vortex positions gamma_i", "coordinate"},
+      {"K", "1", "vortex circulations K_i", "diagnostic"},
+      {"outline", "1", "spatial outline of the body (vertices)", "coordinate"},
+  };
+  for (const auto& q : t)
+    if (q.name == name) return q;
+  return Quantity{name, "", "", "diagnostic", false};
 }
 
 void writeArray(hid_t loc, const std::string& name, hid_t type, const void* data,
@@ -63,6 +83,8 @@ double spacing(const std::vector<double>& a) {
 /// 2DCoRectMesh in the y-z plane and misread VXVY axes), fields (ny, nx) as node data.
 void writeXdmf(const std::string& xmf, const std::string& h5file, const FlowFieldData& d) {
   const std::string nx = std::to_string(d.x.size()), ny = std::to_string(d.y.size());
+  std::error_code ec;
+  std::filesystem::remove(xmf, ec);  // a new file, never written through a link of that name
   std::ofstream x(xmf);
   x.precision(17);
   x << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
@@ -117,7 +139,7 @@ struct QuietErrors {
 
 void writeFile(const std::string& file, const FlowFieldData& d) {
   QuietErrors quiet;
-  Id f(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create " + file);
+  Id f(h5::createOutput(file, false), H5Fclose, "create " + file);  // never through a link
   writeAttribute(f, "kind", "flow_field");
   for (const auto& a : d.attributes) writeAttribute(f, a.first, a.second);
   h5::writeDoubleAttribute(f, "time", d.time);

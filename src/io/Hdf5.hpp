@@ -43,6 +43,16 @@ void checkStatus(herr_t status, const std::string& what);
 /// Turns off HDF5's automatic error-stack printing (errors are reported by exceptions).
 void silenceErrors();
 
+/// The growing output files (invariants.h5 and its copy, snapshots.h5) are opened without HDF5's
+/// file lock (docs/output.md, "Reading a live run"): a reader holding one open (h5py, h5dump,
+/// ParaView) never makes a write fail; OUTDIR's lock (io/OutdirLock) keeps writers apart.
+/// `flags`: H5F_ACC_RDWR or H5F_ACC_RDONLY. A symbolic link is refused (exit 65).
+hid_t openOutput(const std::string& path, unsigned flags);
+/// Creates such a file: a file of that name is replaced (unlinked, then created with O_EXCL, so
+/// never through a symbolic link, and a reader of the old file keeps its copy); a link is refused.
+/// `v110`: the 1.10 file format (invariants.h5).
+hid_t createOutput(const std::string& path, bool v110);
+
 /// Fixed-length string attribute (checkpoints); h5py returns it as bytes.
 void writeStringAttribute(hid_t obj, const std::string& name, const std::string& value);
 /// Variable-length UTF-8 string attribute: h5py returns it as str (logs, snapshots, flow fields).

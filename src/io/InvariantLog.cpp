@@ -2,6 +2,7 @@
 // a checkpoint's step on restart, and a checkpoint-time copy used when the log itself is damaged.
 #include "io/InvariantLog.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +14,12 @@
 namespace kirchhoff::io {
 
 namespace fs = std::filesystem;
+
+namespace {
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+}  // namespace
 
 InvariantLog::InvariantLog(std::string path, std::vector<std::string> names, int flushInterval)
     : path_(std::move(path)), names_(std::move(names)), flushInterval_(flushInterval),
@@ -32,16 +39,11 @@ InvariantLog::~InvariantLog() {
 InvariantLog InvariantLog::create(const std::string& path, const std::vector<std::string>& names,
                                   const std::map<std::string, std::string>& attributes,
                                   std::int64_t nranks, int flushInterval,
-                                  const std::vector<Quantity>& quantities) {
+                                  const std::vector<Quantity>& quantities, const Quantity& time) {
   h5::silenceErrors();
   const std::string tmp = path + ".tmp";
   {
-    // The 1.10 file format indexes the chunks of a dataset with one unlimited dimension by an
-    // extensible array: appending costs O(1), not O(log rows) of a B-tree (bench_checkpoint).
-    h5::Handle fapl(h5::check(H5Pcreate(H5P_FILE_ACCESS), "fapl"));
-    h5::checkStatus(H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110), "format 1.10");
-    h5::Handle f(h5::check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl),
-                           "cannot create " + tmp));
+    h5::Handle f(h5::createOutput(tmp, true));  // the 1.10 format: O(1) appends
     // Provenance as root attributes, except the deck text: a scalar vlen UTF-8 dataset /deck
     // (any length; as in snapshots.h5), so no reader depends on large attributes (docs/output.md).
     for (const auto& [k, v] : attributes) {
@@ -54,15 +56,13 @@ InvariantLog InvariantLog::create(const std::string& path, const std::vector<std
       h5::describe(d, "", "the deck text (YAML) of the run", "metadata");
     }
     h5::writeInt64Attribute(f, "nranks", nranks);
-    const auto model = attributes.find("model");
-    const std::string modelName = model == attributes.end() ? "" : model->second;
     auto quantity = [&](std::size_t i, const std::string& n) {
-      return i < quantities.size() && quantities[i].name == n ? quantities[i] : logQuantity(modelName, n);
+      return i < quantities.size() && quantities[i].name == n ? quantities[i] : Quantity{n, "", "", "diagnostic", false};
     };
     h5::Handle g(h5::check(H5Gcreate2(f, "invariants", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                            "create /invariants"));
     h5::Handle s(h5::createExtendible(g, "step", H5T_NATIVE_INT64, 1024));
-    const Quantity qs = logQuantity(modelName, "step"), qt = logQuantity(modelName, "time");
+    const Quantity qs = stepQuantity(), qt = time;
     h5::describe(s, qs.units, qs.description, qs.kind);
     h5::Handle t(h5::createExtendible(g, "time", H5T_NATIVE_DOUBLE, 1024));
     h5::describe(t, qt.units, qt.description, qt.kind);
@@ -92,7 +92,7 @@ bool truncateLog(const std::string& path, const std::vector<std::string>& names,
                  int interval, std::string* why) {
   if (!fs::exists(path)) return *why = path + " does not exist", false;
   try {
-    h5::Handle f(h5::check(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + path));
+    h5::Handle f(h5::openOutput(path, H5F_ACC_RDWR));
     h5::Handle g(h5::check(H5Gopen2(f, "invariants", H5P_DEFAULT), "no /invariants in " + path));
     const auto steps = h5::readInt64s(g, "step");
     std::size_t keep = 0;
@@ -174,7 +174,9 @@ void InvariantLog::append(std::int64_t step, double time, const std::vector<doub
   ckSteps_.push_back(step);
   ckTimes_.push_back(time);
   for (std::size_t i = 0; i < values.size(); ++i) ckColumns_[i].push_back(values[i]);
-  if (static_cast<int>(steps_.size()) >= flushInterval_) flush();
+  // At most one write a second: each write opens the file, and a reader opening it at that
+  // moment is refused by HDF5 and must retry (docs/output.md, "Reading a live run").
+  if (static_cast<int>(steps_.size()) >= flushInterval_ && secondsSince(lastFlush_) >= kMinFlushSeconds) flush();
 }
 
 namespace {
@@ -182,7 +184,7 @@ namespace {
 void appendRows(const std::string& path, const std::vector<std::string>& names,
                 const std::vector<std::int64_t>& steps, const std::vector<double>& times,
                 const std::vector<std::vector<double>>& columns) {
-  h5::Handle f(h5::check(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + path));
+  h5::Handle f(h5::openOutput(path, H5F_ACC_RDWR));
   h5::Handle g(h5::check(H5Gopen2(f, "invariants", H5P_DEFAULT), "no /invariants in " + path));
   auto put = [&](const std::string& n, hid_t type, const void* data) {
     h5::Handle d(h5::check(H5Dopen2(g, n.c_str(), H5P_DEFAULT), "column " + n));
@@ -208,14 +210,19 @@ void InvariantLog::flush() {
   ScopedEvent ev(Phase::InvariantLog);
   if (steps_.empty() || path_.empty()) return;
   appendRows(path_, names_, steps_, times_, columns_);
+  lastFlush_ = std::chrono::steady_clock::now();
   steps_.clear();
   times_.clear();
   for (auto& c : columns_) c.clear();
 }
 
 double InvariantLog::firstValue(const std::string& name) const {
-  h5::Handle f(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-  if (!f.valid()) return std::nan("");
+  h5::Handle f;
+  try {
+    f = h5::Handle(h5::openOutput(path_, H5F_ACC_RDONLY));
+  } catch (const Error&) {
+    return std::nan("");
+  }
   h5::Handle g(H5Gopen2(f, "invariants", H5P_DEFAULT));
   if (!g.valid() || H5Lexists(g, name.c_str(), H5P_DEFAULT) <= 0) return std::nan("");
   h5::Handle d(H5Dopen2(g, name.c_str(), H5P_DEFAULT));
@@ -264,7 +271,7 @@ void InvariantLog::rebuildCopy() {
 void InvariantLog::recordRestartChanges(std::int64_t step, const std::string& changes) {
   for (const std::string& p : {path_, path_ + ".ckpt"}) {
     if (!fs::exists(p)) continue;
-    h5::Handle f(h5::check(H5Fopen(p.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + p));
+    h5::Handle f(h5::openOutput(p, H5F_ACC_RDWR));
     const std::string old = h5::hasAttribute(f, "restart_changes") ? h5::readStringAttribute(f, "restart_changes") : "";
     h5::writeStringAttribute(f, "restart_changes",
                              old + (old.empty() ? "" : "\n") + "step " + std::to_string(step) + ": " + changes);

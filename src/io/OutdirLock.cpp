@@ -7,12 +7,15 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <sstream>
+#include <thread>
 
 #include "core/Error.hpp"
+#include "io/NoFollow.hpp"
 
 namespace kirchhoff::io {
 
@@ -95,7 +98,9 @@ void OutdirLock::acquire(const std::string& outdir, std::string* staleWarning) {
   release();
   std::lock_guard<std::mutex> g(mutex_);
   path_ = outdir + "/.kirchhoff.lock";
-  const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // O_NOFOLLOW: a symbolic link planted as the lock file is refused, never written through.
+  if (const std::string why = linkProblem(path_); !why.empty()) throw UsageError(why);
+  const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0)
     throw UsageError("cannot write to the output folder " + outdir + " (lock file " + path_ +
                      "): " + std::strerror(errno));
@@ -104,9 +109,14 @@ void OutdirLock::acquire(const std::string& outdir, std::string* staleWarning) {
   fl.l_whence = SEEK_SET;
   const bool osLock = ::fcntl(fd, F_SETLK, &fl) == 0;
   const int lockErrno = errno;
-  const LockHolder old = parse(readAll(fd));
+  LockHolder old = parse(readAll(fd));
   const std::string me = hostName();
   if (!osLock && (lockErrno == EACCES || lockErrno == EAGAIN)) {
+    // A holder writes its record just after taking the OS lock: give it a moment to be named.
+    for (int k = 0; k < 50 && old.host.empty(); ++k) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      old = parse(readAll(fd));
+    }
     ::close(fd);
     throw UsageError(outdir + " is in use by another kirchhoff run (" + old.describe() +
                      "; lock file " + path_ + "): wait for it to end, or choose another -o OUTDIR");
@@ -149,8 +159,10 @@ void OutdirLock::writeContents() {
   me_.heartbeat = std::to_string(static_cast<long long>(now)) + " " + isoTime(now);
   const std::string text = "host=" + me_.host + "\npid=" + me_.pid + "\njob=" + me_.job +
                            "\nstarted=" + me_.started + "\nheartbeat=" + me_.heartbeat + "\n";
-  if (::ftruncate(fd_, 0) != 0 ||
-      ::pwrite(fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()))
+  // The new record over the old one, then the tail cut: a reader never sees an empty file while the
+  // folder is held (truncating first left a window in which a refused run named holder '?').
+  if (::pwrite(fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()) ||
+      ::ftruncate(fd_, static_cast<off_t>(text.size())) != 0)
     return;  // a full disk: the OS lock still holds; the heartbeat is advisory
   ::fdatasync(fd_);
 }
@@ -160,7 +172,28 @@ void OutdirLock::heartbeat() {
   writeContents();
 }
 
+void OutdirLock::keepAlive() {
+  stopKeepAlive();
+  quit_ = false;
+  beat_ = std::thread([this] {
+    std::unique_lock<std::mutex> lk(mutex_);
+    while (!wake_.wait_for(lk, std::chrono::duration<double>(kHeartbeatSeconds), [this] { return quit_; }))
+      writeContents();
+  });
+}
+
+void OutdirLock::stopKeepAlive() {
+  if (!beat_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> g(mutex_);
+    quit_ = true;
+  }
+  wake_.notify_all();
+  beat_.join();
+}
+
 void OutdirLock::release() {
+  stopKeepAlive();
   std::lock_guard<std::mutex> g(mutex_);
   if (fd_ < 0) return;
   if (::ftruncate(fd_, 0) == 0) ::fdatasync(fd_);  // an empty file: nobody holds the folder

@@ -2,8 +2,10 @@
 // OUTDIR/.kirchhoff.lock holds host, pid, job id, start time and a heartbeat under an fcntl lock.
 #pragma once
 
+#include <condition_variable>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace kirchhoff::io {
 
@@ -26,6 +28,9 @@ class OutdirLock {
   void acquire(const std::string& outdir, std::string* staleWarning);
   /// Rewrites the heartbeat time (for file systems whose OS locks do not reach other hosts).
   void heartbeat();
+  /// Rewrites the heartbeat every kHeartbeatSeconds on a thread of its own until release() (a
+  /// sweep's folder, whose runs beat only their cases' locks).
+  void keepAlive();
   /// Empties the lock file and releases the OS lock (also done by the destructor and by death).
   void release();
   bool held() const { return fd_ >= 0; }
@@ -38,7 +43,11 @@ class OutdirLock {
 
  private:
   void writeContents();
+  void stopKeepAlive();
   std::mutex mutex_;  // heartbeat() runs on the watchdog thread
+  std::condition_variable wake_;
+  std::thread beat_;
+  bool quit_ = false;
   int fd_ = -1;
   std::string path_;
   LockHolder me_;

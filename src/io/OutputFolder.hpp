@@ -1,5 +1,5 @@
 // The -o OUTDIR check made before a run writes anything: the folder exists (created if needed) and
-// a file can be created in it; otherwise the command line is unusable (exit 64, issue 17 item 10).
+// a file can be created in it; otherwise the command line is unusable (exit 64: a usage error, not a bad deck).
 #pragma once
 
 #include <string>

@@ -24,7 +24,8 @@ void addRunKeys(Schema& schema) {
                      "within 1e-9 (relative) of an integer").positive();
   Section& o = r.map("output", "invariant log, checkpoints, snapshots, progress");
   o.integer("log_interval", "steps between rows of invariants.h5").def(1).min(1).max(kIntMax);
-  o.integer("flush_interval", "rows buffered before invariants.h5 is written").def(100).min(1).max(kIntMax);
+  o.integer("flush_interval", "rows buffered before invariants.h5 is written (at most once a second, "
+                              "and at every checkpoint and the end)").def(100).min(1).max(kIntMax);
   o.integer("checkpoint_interval", "steps between checkpoints (0: only at the end and on signals)")
       .def(1000).min(0).max(kIntMax);
   o.integer("keep_checkpoints", "number of newest checkpoints kept").def(2).min(2).max(kIntMax);

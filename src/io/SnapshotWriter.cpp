@@ -11,7 +11,7 @@
 
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
-#include "io/Quantities.hpp"
+#include "io/NoFollow.hpp"
 
 namespace kirchhoff::io {
 
@@ -75,6 +75,14 @@ hsize_t chunkRows(std::size_t rowBytes) {
 
 void describeAs(hid_t obj, const Quantity& q) { h5::describe(obj, q.units, q.description, q.kind); }
 
+/// What the snapshot's model says `name` is; plain positions or a neutral entry if it says nothing.
+Quantity quantityOf(const Snapshot& snap, const std::string& name) {
+  for (const auto& q : snap.quantities)
+    if (q.name == name) return q;
+  if (name == "coordinates") return Quantity{name, "1", "point coordinates (dim per point)", "coordinate", false};
+  return Quantity{name, "", "", "diagnostic", false};
+}
+
 std::vector<std::int32_t> toInts(const std::vector<double>& v) {
   std::vector<std::int32_t> r(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) r[i] = static_cast<std::int32_t>(v[i]);
@@ -85,12 +93,10 @@ std::vector<std::int32_t> toInts(const std::vector<double>& v) {
 
 SnapshotWriter::SnapshotWriter(std::string h5path, std::string xmfPrefix, std::int64_t restartStep,
                                const std::map<std::string, std::string>& provenance,
-                               std::string* warning)
-    : h5_(std::move(h5path)), xmfPrefix_(std::move(xmfPrefix)) {
+                               std::string* warning, Quantity time)
+    : h5_(std::move(h5path)), xmfPrefix_(std::move(xmfPrefix)), time_(std::move(time)) {
   h5::silenceErrors();
   if (fs::path(xmfPrefix_).extension() == ".xmf") xmfPrefix_ = fs::path(xmfPrefix_).replace_extension().string();
-  const auto m = provenance.find("model");
-  if (m != provenance.end()) model_ = m->second;
   std::string why;
   if (restartStep >= 0 && fs::exists(h5_)) {
     if (reopen(restartStep, &why)) {
@@ -109,7 +115,7 @@ SnapshotWriter::SnapshotWriter(std::string h5path, std::string xmfPrefix, std::i
 }
 
 SnapshotWriter::SnapshotWriter(SnapshotWriter&& o) noexcept
-    : h5_(std::move(o.h5_)), xmfPrefix_(std::move(o.xmfPrefix_)), model_(std::move(o.model_)),
+    : h5_(std::move(o.h5_)), xmfPrefix_(std::move(o.xmfPrefix_)), time_(std::move(o.time_)),
       file_(std::move(o.file_)), stepSet_(std::move(o.stepSet_)), timeSet_(std::move(o.timeSet_)),
       endSet_(std::move(o.endSet_)), meshes_(std::move(o.meshes_)), times_(std::move(o.times_)),
       frames_(o.frames_), lastStep_(o.lastStep_), indexed_(o.indexed_), lastFlush_(o.lastFlush_),
@@ -123,7 +129,7 @@ SnapshotWriter& SnapshotWriter::operator=(SnapshotWriter&& o) noexcept {
       if (x.file) std::fclose(x.file);
     h5_ = std::move(o.h5_);
     xmfPrefix_ = std::move(o.xmfPrefix_);
-    model_ = std::move(o.model_);
+    time_ = std::move(o.time_);
     file_ = std::move(o.file_);
     stepSet_ = std::move(o.stepSet_);
     timeSet_ = std::move(o.timeSet_);
@@ -179,8 +185,7 @@ void SnapshotWriter::createFile(const std::map<std::string, std::string>& proven
     if (e.path().extension() == ".xmf" && (n == stem + ".xmf" || n.rfind(stem + "_", 0) == 0))
       fs::remove(e.path(), ec);
   }
-  file_ = h5::Handle(h5::check(H5Fcreate(h5_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                               "cannot create " + h5_));
+  file_ = h5::Handle(h5::createOutput(h5_, false));
   h5::writeTextAttribute(file_, "format", kFormat);
   for (const auto& [k, v] : provenance) {
     if (k == "deck") {
@@ -194,9 +199,9 @@ void SnapshotWriter::createFile(const std::map<std::string, std::string>& proven
     }
   }
   h5::Handle s(h5::createRows(file_, "step", H5T_NATIVE_INT64, {}, 512));
-  describeAs(s, logQuantity(model_, "step"));
+  describeAs(s, stepQuantity());
   h5::Handle t(h5::createRows(file_, "time", H5T_NATIVE_DOUBLE, {}, 512));
-  describeAs(t, logQuantity(model_, "time"));
+  describeAs(t, time_);
   h5::Handle e(h5::createRows(file_, "end_of_run", H5T_NATIVE_INT8, {}, 4096));
   h5::describe(e, "1", "1: a frame written only because the run ended off the snapshot grid", "metadata");
   h5::checkStatus(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush " + h5_);
@@ -205,13 +210,12 @@ void SnapshotWriter::createFile(const std::map<std::string, std::string>& proven
 
 bool SnapshotWriter::reopen(std::int64_t restartStep, std::string* why) {
   try {
-    file_ = h5::Handle(h5::check(H5Fopen(h5_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "cannot open " + h5_));
+    file_ = h5::Handle(h5::openOutput(h5_, H5F_ACC_RDWR));
     if (!h5::hasAttribute(file_, "format") || h5::readStringAttribute(file_, "format") != kFormat) {
       *why = h5_ + " is not a " + std::string(kFormat) + " file (written by an older version)";
       file_.close();
       return false;
     }
-    model_ = h5::hasAttribute(file_, "model") ? h5::readStringAttribute(file_, "model") : model_;
     const auto steps = h5::readInt64s(file_, "step");
     times_ = h5::readDoubles(file_, "time");
     std::vector<std::int8_t> end(steps.size(), 0);
@@ -318,10 +322,10 @@ void SnapshotWriter::defineMeshes(const Snapshot& snap) {
     const hsize_t n = static_cast<hsize_t>(L.points), dim = static_cast<hsize_t>(L.dim);
     {
       h5::Handle d(h5::createRows(g, "coordinates", H5T_NATIVE_DOUBLE, {n, dim}, chunkRows(n * dim * 8)));
-      describeAs(d, snapshotQuantity(model_, "coordinates"));
+      describeAs(d, quantityOf(snap, "coordinates"));
     }
     for (const auto& [name, values] : m.attributes) {
-      const Quantity q = snapshotQuantity(model_, name);
+      const Quantity q = quantityOf(snap, name);
       h5::Handle d(h5::createRows(g, name, q.integer ? H5T_NATIVE_INT32 : H5T_NATIVE_DOUBLE, {n},
                                   chunkRows(n * 8)));
       describeAs(d, q);
@@ -330,7 +334,7 @@ void SnapshotWriter::defineMeshes(const Snapshot& snap) {
     }
     for (const auto& [name, values] : m.vectors) {
       h5::Handle d(h5::createRows(g, name, H5T_NATIVE_DOUBLE, {n, dim}, chunkRows(n * dim * 8)));
-      describeAs(d, snapshotQuantity(model_, name));
+      describeAs(d, quantityOf(snap, name));
       L.vectors.push_back(name);
     }
     if (!m.cellNames.empty()) {
@@ -451,7 +455,7 @@ void SnapshotWriter::openXdmf(bool rebuild) {
   xmf_.assign(meshes_.size(), Xdmf{});
   for (std::size_t i = 0; i < meshes_.size(); ++i) {
     const std::string path = xmfPrefix_ + "_" + meshes_[i].name + ".xmf";
-    std::FILE* f = std::fopen(path.c_str(), "w");
+    std::FILE* f = createNoFollow(path);
     if (!f) throw Error("cannot write " + path, kExitData);
     std::fprintf(f, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
                     "  <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n",

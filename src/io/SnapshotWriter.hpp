@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Quantity.hpp"
 #include "core/Snapshot.hpp"
 #include "io/Hdf5.hpp"
 
@@ -27,10 +28,11 @@ class SnapshotWriter {
   /// because a run ended there is dropped too, so a continued run equals an uninterrupted one)
   /// and the .xmf files are rebuilt from it. An unreadable file is set aside as
   /// snapshots.h5.unreadable-<restartStep> and a fresh one started; `warning` then says so. `provenance`
-  /// (model, code_version, git_sha, deck, ...) becomes root attributes (the deck a dataset).
+  /// (model, code_version, git_sha, deck, ...) becomes root attributes (the deck a dataset);
+  /// `time` describes the time dataset (the model's units). The model's Snapshot describes the rest.
   SnapshotWriter(std::string h5path, std::string xmfPrefix, std::int64_t restartStep,
                  const std::map<std::string, std::string>& provenance = {},
-                 std::string* warning = nullptr);
+                 std::string* warning = nullptr, Quantity time = timeQuantity());
   SnapshotWriter(SnapshotWriter&&) noexcept;
   SnapshotWriter& operator=(SnapshotWriter&&) noexcept;
   SnapshotWriter(const SnapshotWriter&) = delete;
@@ -63,7 +65,8 @@ class SnapshotWriter {
   void appendXdmfFrame(std::size_t mesh, std::int64_t frame, double time);
   std::string frameText(const MeshLayout& m, std::int64_t frame, double time) const;
 
-  std::string h5_, xmfPrefix_, model_;
+  std::string h5_, xmfPrefix_;
+  Quantity time_;
   h5::Handle file_, stepSet_, timeSet_, endSet_;
   std::vector<MeshLayout> meshes_;
   std::vector<double> times_;

@@ -1,4 +1,4 @@
-// Disk-full diagnosis for I/O errors (issue 17 item 7): HDF5 and std::filesystem report ENOSPC
+// Disk-full diagnosis for I/O errors (so a full disk reads "no space left", not an internal error): HDF5 and std::filesystem report ENOSPC
 // indirectly ("write failed"), so the folder's free space is checked and named in the message.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Bounded text-file reading for decks and vertex files (issue 17, item 3): stat first (no open of
+// Bounded text-file reading for decks and vertex files (a /dev/zero vertex file must not fill memory): stat first (no open of
 // a FIFO or device), refuse directories and oversized files, then read at most the limit.
 #include "io/TextFile.hpp"
 

@@ -4,10 +4,16 @@
 
 #include <cmath>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "lie/SO3.hpp"
 
 namespace kirchhoff::lie {
+
+const Choices<Retraction>& retractions() {
+  static const Choices<Retraction> c("retraction", {{"exp", Retraction::Exp}, {"cayley", Retraction::Cayley}});
+  return c;
+}
 
 Mat3 tau(Retraction r, const Vec3& v) {
   return r == Retraction::Exp ? expSO3(v) : cayleySO3(v);
@@ -66,7 +72,6 @@ double dexpInvCoefficientSlope(double th) {
 
 void requireExpDomain(double th) {
   // cot(th/2) is singular at th = 2 pi: dexp^-1 does not exist there.
-  constexpr double kTwoPi = 6.283185307179586476925;
   if (!(th < kTwoPi))
     throw NumericalError("exp retraction: |v| = " + std::to_string(th) +
                          " >= 2 pi, outside the domain of dexp^-1");

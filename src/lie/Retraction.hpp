@@ -4,12 +4,16 @@
 
 #include <Eigen/Dense>
 
+#include "core/Choices.hpp"
+
 namespace kirchhoff::lie {
 
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 
 enum class Retraction { Exp, Cayley };
+/// The deck names: "exp", "cayley".
+const Choices<Retraction>& retractions();
 
 /// tau(v) as a matrix: Rodrigues exp(hat v), or cay(hat v) = (I - V/2)^-1 (I + V/2).
 Mat3 tau(Retraction r, const Vec3& v);

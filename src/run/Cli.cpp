@@ -20,9 +20,17 @@ std::int64_t parseIndex(const std::string& flag, const std::string& what, const 
   char* end = nullptr;
   errno = 0;
   const long long n = std::strtoll(v.c_str(), &end, 10);
+  constexpr long long kMax = 1LL << 53;  // as the deck's time.steps: step * dt stays exact
   if (v.empty() || *end != '\0' || errno || n < 0)
     throw UsageError(flag + " needs " + what + " >= 0, got '" + v + "'");
+  if (n > kMax) throw UsageError(flag + " needs " + what + " <= 2^53 = " + std::to_string(kMax) + ", got '" + v + "'");
   return n;
+}
+
+bool isNumber(const std::string& v) {
+  char* end = nullptr;
+  std::strtod(v.c_str(), &end);
+  return !v.empty() && *end == '\0';
 }
 
 double parseSeconds(const std::string& v) {
@@ -38,8 +46,10 @@ double parseSeconds(const std::string& v) {
 CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string>& toolFlags) {
   CliOptions o;
   std::vector<std::string> a(argv + 1, argv + argc);
+  // A following option is a missing value; a negative number is a value (refused by its parser
+  // with the reason, not as "missing").
   auto value = [&](std::size_t& i, const std::string& flag) {
-    if (i + 1 >= a.size() || (a[i + 1].size() > 1 && a[i + 1][0] == '-' && flag != "--steps"))
+    if (i + 1 >= a.size() || (a[i + 1].size() > 1 && a[i + 1][0] == '-' && !isNumber(a[i + 1])))
       throw UsageError(flag + " needs a value");
     return a[++i];
   };
@@ -49,7 +59,12 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
     if (s == "-h" || s == "--help") o.help = true;
     else if (s == "--version") o.version = true;
     else if (s == "--deck-reference") o.deckReference = true;
-    else if (s == "-o" || s == "--output") o.outdir = value(i, s);
+    else if (s == "--log-reference") o.logReference = true;
+    else if (s == "-o" || s == "--output") {
+      o.outdir = value(i, s);
+      if (o.outdir.find_first_not_of(" \t") == std::string::npos)
+        throw UsageError(s + " needs a folder name, got '" + o.outdir + "' (leave -o out for out/<deck name>)");
+    }
     else if (s == "--steps") o.steps = parseIndex(s, "a step index", value(i, s));
     else if (s == "--case") o.caseIndex = parseIndex(s, "a case index", value(i, s));
     else if (s == "--max-wall") o.maxWall = parseSeconds(value(i, s));
@@ -80,7 +95,7 @@ CliOptions parseCommandLine(int argc, char** argv, const std::vector<std::string
       throw UsageError("unexpected argument '" + s + "' (one deck only)");
     }
   }
-  if (!o.help && !o.version && !o.deckReference && o.deck.empty()) {
+  if (!o.help && !o.version && !o.deckReference && !o.logReference && o.deck.empty()) {
     if (std::find(o.petscArgs.begin(), o.petscArgs.end(), "-help") != o.petscArgs.end())
       throw UsageError("-help lists the PETSc and kirchhoff options of the solvers a deck builds: "
                        "give a deck (-h or --help for the command line)");
@@ -97,7 +112,7 @@ std::string usage(const std::string& model,
       "usage: kirchhoff-" + model +
       " DECK.yaml [-o OUTDIR] [--set KEY=VALUE]... [--restart [CHECKPOINT.h5]] [--steps N]\n"
       "       [--max-wall S] [--case N] [--overwrite] [--new-log] [PETSc options]\n"
-      "       kirchhoff-" + model + " --deck-reference | --version | --help\n\n"
+      "       kirchhoff-" + model + " --deck-reference | --log-reference | --version | --help\n\n"
       "  -o OUTDIR            output folder (default out/<deck name>)\n"
       "  --set KEY=VALUE      override a deck value, checked as in the file (repeatable), e.g.\n"
       "                       --set time.dt=0.05 --set bodies[0].density=2 --set rayleigh.scheme.method=heun\n"
@@ -109,13 +124,15 @@ std::string usage(const std::string& model,
       "  --new-log            with --restart: start a new invariant log at the checkpoint's step\n"
       "                       (e.g. --restart other/checkpoints/X.h5 -o NEWDIR, or lost logs)\n"
       "  --deck-reference     print every deck key (type, default, range, meaning)\n"
+      "  --log-reference      print the invariant log's columns (kind, units, meaning)\n"
       "  --version            versions of the code, PETSc, HDF5, MPI, Eigen, yaml-cpp; build options\n"
       "  DECK -help           PETSc's help: every PETSc and kirchhoff option (-del_*, -panel_*) of the\n"
       "                       solvers the deck builds, with its default; nothing is run\n";
   for (const auto& t : tools) u += "  " + t.first + std::string(t.first.size() < 20 ? 21 - t.first.size() : 1, ' ') + t.second + "\n";
   u += "\nexit codes: 0 finished, 1 numerical failure (last checkpoint kept), 64 usage error or\n"
        "            output folder in use, 65 bad deck, changed deck on restart, unreadable checkpoint\n"
-       "            or failed output (disk full), 75 stopped early (signal, wall clock, watchdog): requeue\n";
+       "            or failed output (disk full), 71 out of memory, 75 stopped early (signal, wall clock,\n"
+       "            watchdog): requeue\n";
   return u;
 }
 

@@ -22,6 +22,7 @@ struct CliOptions {
   bool help = false;
   bool version = false;
   bool deckReference = false;
+  bool logReference = false;      ///< --log-reference: the invariant-log columns (docs/output.md)
   std::string tool;               ///< a driver tool flag such as --added-mass
   std::vector<std::string> sets;  ///< --set key=value overrides of deck values, in order
   std::vector<std::string> petscArgs;  ///< everything else, handed to PETSc

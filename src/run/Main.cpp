@@ -11,11 +11,15 @@
 #include <optional>
 #include <sstream>
 
+#include "core/Collective.hpp"
 #include "core/Mpi.hpp"
+#include "core/PetscErrors.hpp"
 #include "core/Version.hpp"
 #include "io/OutputFolder.hpp"
 #include "io/DeckOverrides.hpp"
 #include "io/MpiIo.hpp"
+#include "io/NoFollow.hpp"
+#include "io/OutdirLock.hpp"
 #include "io/RunConfig.hpp"
 #include "io/TextFile.hpp"
 #include "run/Cli.hpp"
@@ -32,6 +36,12 @@ io::Schema driverSchema(const Driver& d) {
   io::Schema s(d.model);
   io::addRunKeys(s);
   if (d.addKeys) d.addKeys(s);
+  return s;
+}
+
+std::string logReference(const Driver& d) {
+  std::string s;
+  for (const auto& [heading, columns] : d.logColumns) s += "\n" + heading + "\n\n" + columnTable(*columns);
   return s;
 }
 
@@ -107,12 +117,28 @@ void reportUnusedOptions() {
   PetscOptionsLeftRestore(nullptr, &n, &names, &values);
 }
 
+/// Rank 0: creates and locks a sweep's OUTDIR for the whole sweep (each case also locks its own
+/// folder; `--case N` locks only its case, so the tasks of a job array run side by side).
+/// Returns "" or why the folder cannot be used (exit 64).
+std::string lockSweepFolder(const std::string& outdir, io::OutdirLock& lock) {
+  if (std::string bad = io::prepareOutputFolder(outdir); !bad.empty()) return bad;
+  try {
+    std::string stale;
+    lock.acquire(outdir, &stale);
+    if (!stale.empty()) std::fprintf(stderr, "warning: %s\n", stale.c_str());
+  } catch (const Error& e) {
+    return e.what();
+  }
+  lock.keepAlive();
+  return io::linkedOutput(outdir);
+}
+
 /// The driver whose model construction is set-up time: a stop signal then exits at once (75).
 Driver stoppableSetUp(const Driver& d) {
   Driver g = d;
-  g.make = [make = d.make](const io::Deck& deck, MPI_Comm comm) {
+  g.make = [make = d.make](const io::Deck& deck, double dt, MPI_Comm comm) {
     const ImmediateStop setUp;
-    return make(deck, comm);
+    return make(deck, dt, comm);
   };
   return g;
 }
@@ -122,10 +148,15 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
   const io::Schema schema = driverSchema(driver);
   std::optional<ImmediateStop> setUp(std::in_place);  // deck reading and tools: nothing to save
   std::vector<std::string> notes;
-  const io::Deck deck = io::applyOverrides(io::Deck(readDeckText(cli.deck), cli.deck, schema), cli.sets, notes);
+  // Every set-up verdict is collective: an MPMD launch (or a node-local file) can give ranks
+  // different command lines and files, and an error on any rank must end every rank alike.
+  const std::string text = readDeckText(cli.deck);
+  const io::Deck deck = collectively(MPI_COMM_WORLD, [&] {
+    return io::applyOverrides(io::Deck(text, cli.deck, schema), cli.sets, notes);
+  });
   for (const auto& n : notes)
     if (worldRank() == 0) std::fprintf(stderr, "note: %s\n", n.c_str());
-  insertPetscOptions(deck, cli.petscArgs);
+  collectively(MPI_COMM_WORLD, [&] { insertPetscOptions(deck, cli.petscArgs); });
   if (!cli.tool.empty()) {
     for (const auto& t : driver.tools)
       if (t.flag == cli.tool) return t.run(deck, PETSC_COMM_WORLD, cli.outdir);
@@ -144,7 +175,7 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
   const auto cases = io::sweepCases(deck);
   const bool sweep = !(cases.size() == 1 && cases.front().name.empty());
   if (helpRequested()) {  // build the model so that its solvers list their options, then stop
-    driver.make(cases.front().deck, PETSC_COMM_WORLD);
+    driver.make(cases.front().deck, io::readRunConfig(cases.front().deck).dt, PETSC_COMM_WORLD);
     return kExitOk;
   }
   if (cli.caseIndex >= 0) {  // one case of a sweep (a job-array task), as if it were the whole deck
@@ -159,7 +190,8 @@ int runDeck(const Driver& plain, const CliOptions& cli, double startTime) {
     return runSimulation(PETSC_COMM_WORLD, driver, c.deck, o).exitCode;
   }
   if (!sweep) return runSimulation(PETSC_COMM_WORLD, driver, deck, o).exitCode;
-  std::string bad = worldRank() == 0 ? io::prepareOutputFolder(o.outdir) : "";
+  io::OutdirLock lock;  // the sweep folder as a whole: a second sweep is refused before any case
+  std::string bad = worldRank() == 0 ? lockSweepFolder(o.outdir, lock) : "";
   broadcast(MPI_COMM_WORLD, bad);
   if (!bad.empty()) throw UsageError(bad);
   const int per = static_cast<int>(deck.root().map("sweep").integer("ranks_per_case"));
@@ -185,12 +217,13 @@ int main(int argc, char** argv, const Driver& driver) {
     MPI_Finalize();
     return kExitUsage;
   }
-  if (cli.help || cli.version || cli.deckReference) {
+  if (cli.help || cli.version || cli.deckReference || cli.logReference) {
     if (worldRank() == 0) {
       if (cli.help) std::printf("kirchhoff-%s: %s\n\n%s", driver.model.c_str(), driver.description.c_str(),
                                 usage(driver.model, toolHelp).c_str());
       if (cli.version) std::printf("%s", versionReport(driver.model).c_str());
       if (cli.deckReference) std::printf("%s", driverSchema(driver).markdown().c_str());
+      if (cli.logReference) std::printf("%s", logReference(driver).c_str());
     }
     MPI_Finalize();
     return kExitOk;
@@ -205,6 +238,7 @@ int main(int argc, char** argv, const Driver& driver) {
     MPI_Finalize();
     return kExitNumerical;
   }
+  recordPetscErrors();  // one line per error (the exception's), not a traceback on every rank
   installStopHandlers();
   try {
     code = runDeck(driver, cli, start);
@@ -216,6 +250,7 @@ int main(int argc, char** argv, const Driver& driver) {
     code = kExitNumerical;
   }
   reportUnusedOptions();
+  stopRecordingPetscErrors();
   PetscFinalize();
   // A file HDF5 failed to close (a full disk) stays registered, and HDF5's own clean-up in
   // MPI_Finalize crashes on it (libhdf5 1.10): every message is out, so end without it.

@@ -1,5 +1,6 @@
-// The progress line printed on rank 0: step, time, relative energy error, nonlinear iterations,
-// steps per second (since the start or restart) and the estimated time to the final step.
+// The progress line printed on rank 0: step, time, the running maximum of the relative change of
+// the monitored invariant (docs/running.md, "Running a driver"), nonlinear iterations, steps per
+// second (since the start or restart) and the estimated time to the final step.
 #pragma once
 
 #include <chrono>
@@ -20,15 +21,17 @@ class Progress {
     t0_ = std::chrono::steady_clock::now();
   }
 
-  std::string line(std::int64_t step, double time, double relEnergyError, int iterations) const {
+  /// `maxRelChange`: max over the logged rows so far of |E - E0| / |E0| (a sample would rise and
+  /// fall with the oscillation of E and look like drift).
+  std::string line(std::int64_t step, double time, double maxRelChange, int iterations) const {
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     const double rate = secs > 0 ? static_cast<double>(step - first_) / secs : 0.0;
     const double eta = rate > 0 ? static_cast<double>(final_ - step) / rate : 0.0;
     char b[256];
-    std::snprintf(b, sizeof b, "step %lld/%lld  t %.6g  |d%s| %s  its %d  %.4g steps/s  ETA %s",
+    std::snprintf(b, sizeof b, "step %lld/%lld  t %.6g  max|d%s| %s  its %d  %.4g steps/s  ETA %s",
                   static_cast<long long>(step), static_cast<long long>(final_), time, label_.c_str(),
-                  std::isfinite(relEnergyError) ? fmt(relEnergyError).c_str() : "-", iterations,
+                  std::isfinite(maxRelChange) ? fmt(maxRelChange).c_str() : "-", iterations,
                   rate, clock(eta).c_str());
     return b;
   }

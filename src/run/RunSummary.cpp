@@ -104,6 +104,8 @@ std::string toJson(const RunSummary& s) {
 void writeSummaryFile(const std::string& path, const RunSummary& s) {
   const std::string tmp = path + ".tmp";
   {
+    std::error_code gone;
+    std::filesystem::remove(tmp, gone);  // a new file, never written through a link of that name
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << toJson(s);
     out.close();
@@ -122,11 +124,35 @@ void writeSummaryFile(const std::string& path, const RunSummary& s) {
   }
 }
 
+std::vector<std::string> conservedColumns(const std::string& logPath) {
+  std::vector<std::string> out;
+  io::h5::silenceErrors();
+  io::h5::Handle f(H5Fopen(logPath.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  io::h5::Handle g(f.valid() ? H5Gopen2(f, "invariants", H5P_DEFAULT) : -1);
+  if (!g.valid() || !io::h5::hasAttribute(g, "columns")) return out;
+  try {
+    std::stringstream columns(io::h5::readStringAttribute(g, "columns"));
+    for (std::string n; std::getline(columns, n, ',');) {
+      io::h5::Handle d(H5Dopen2(g, n.c_str(), H5P_DEFAULT));
+      if (d.valid() && io::h5::hasAttribute(d, "kind") && io::h5::readStringAttribute(d, "kind") == "conserved")
+        out.push_back(n);
+    }
+  } catch (const Error&) {
+    // an unreadable attribute: the columns found so far
+  }
+  return out;
+}
+
 std::vector<std::pair<std::string, double>> maxRelativeChanges(const std::string& logPath,
                                                                const std::vector<std::string>& names) {
   std::vector<std::pair<std::string, double>> out;
   io::h5::silenceErrors();
-  io::h5::Handle f(H5Fopen(logPath.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  io::h5::Handle f;
+  try {
+    f = io::h5::Handle(io::h5::openOutput(logPath, H5F_ACC_RDONLY));
+  } catch (const Error&) {
+    // no log: every quantity is reported as null
+  }
   io::h5::Handle g(f.valid() ? H5Gopen2(f, "invariants", H5P_DEFAULT) : -1);
   for (const auto& n : names) {
     double worst = std::nan("");

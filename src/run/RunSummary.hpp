@@ -33,6 +33,10 @@ std::string toJson(const RunSummary& s);
 /// Writes `path` atomically (temporary file, then rename). Throws Error on I/O failure.
 void writeSummaryFile(const std::string& path, const RunSummary& s);
 
+/// The columns of the invariant log at `logPath` whose `kind` is conserved, in the log's order
+/// (none when there is no readable log).
+std::vector<std::string> conservedColumns(const std::string& logPath);
+
 /// Largest relative change of each named column of the invariant log at `logPath` (NaN for a
 /// column that is missing or empty).
 std::vector<std::pair<std::string, double>> maxRelativeChanges(const std::string& logPath,

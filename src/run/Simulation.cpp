@@ -5,6 +5,8 @@
 #include <petscsys.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,15 +17,17 @@
 #include <tuple>
 #include <utility>
 
+#include "core/Collective.hpp"
 #include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
+#include "core/PetscOptionText.hpp"
 #include "core/Version.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/DeckChanges.hpp"
 #include "io/Hdf5.hpp"
 #include "io/InvariantLog.hpp"
+#include "io/NoFollow.hpp"
 #include "io/OutdirLock.hpp"
-#include "io/Quantities.hpp"
 #include "io/OutputFolder.hpp"
 #include "io/RunConfig.hpp"
 #include "io/SnapshotWriter.hpp"
@@ -39,59 +43,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// An error seen on some ranks, made known to all: the lowest failing rank's message wins.
-struct Agreed {
-  bool failed = false;
-  int code = 0;
-  bool checkpointState = false;
-  std::string message;
-};
-
-Agreed agree(MPI_Comm comm, bool failed, int code, bool checkpointState, const std::string& msg) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  int mine = failed ? rank : size, first = size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  Agreed a;
-  if (first == size) return a;
-  a.failed = true;
-  int meta[3] = {code, checkpointState ? 1 : 0, static_cast<int>(msg.size())};
-  MPI_Bcast(meta, 3, MPI_INT, first, comm);
-  a.code = meta[0];
-  a.checkpointState = meta[1] != 0;
-  a.message.resize(static_cast<std::size_t>(meta[2]));
-  if (meta[2] > 0) {
-    if (rank == first) a.message = msg;
-    MPI_Bcast(a.message.data(), meta[2], MPI_CHAR, first, comm);
-  }
-  return a;
-}
-
-/// An exception as a message and exit code: ours keep theirs; file-system errors (a full disk,
-/// a read-only folder) are data errors (65) naming the path, not "internal errors".
-std::pair<std::string, int> describe(const std::exception& e) {
-  if (const auto* k = dynamic_cast<const Error*>(&e)) return {k->what(), k->exitCode()};
-  if (const auto* f = dynamic_cast<const fs::filesystem_error*>(&e)) {
-    std::string m = f->code() == std::errc::no_space_on_device ? "no space left on device" : f->code().message();
-    m += ": " + f->path1().string();
-    return {m, kExitData};
-  }
-  return {std::string("internal error: ") + e.what(), kExitNumerical};
-}
-
 bool anyRank(MPI_Comm comm, bool v) {
   int l = v ? 1 : 0, g = 0;
   MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_MAX, comm);
   return g != 0;
-}
-
-std::string allPetscOptions() {
-  char* opts = nullptr;
-  if (PetscOptionsGetAll(nullptr, &opts) != 0 || !opts) return "";
-  std::string s(opts);
-  PetscFree(opts);
-  return s;
 }
 
 class Loop {
@@ -164,11 +119,13 @@ class Loop {
     s.message = r.message;
     try {
       if (log_) log_->flush();
-      if (model_) {  // the conserved columns (their kind in io/Quantities), in the log's order
+      if (model_) {  // the conserved columns (their kind as the model logs them), in the log's order
+        const std::string path = opt_.outdir + "/invariants.h5";
         std::vector<std::string> cols;
-        for (const auto& q : io::logQuantities(driver_.model, names_, &deck_))
+        for (const auto& q : columns_)
           if (q.kind == "conserved") cols.push_back(q.name);
-        s.maxRelativeChange = maxRelativeChanges(opt_.outdir + "/invariants.h5", cols);
+        if (columns_.empty()) cols = conservedColumns(path);  // a restart that failed before its first row
+        s.maxRelativeChange = maxRelativeChanges(path, cols);
       }
       if (fs::is_directory(opt_.outdir)) writeSummaryFile(opt_.outdir + "/summary.json", s);
     } catch (const std::exception& e) {
@@ -178,7 +135,8 @@ class Loop {
 
  private:
   /// Runs `f` on rank 0 only; an exception there is thrown on every rank (as Error with its exit
-  /// code), so no rank waits in a collective for a rank that gave up (issue 17, item 1).
+  /// code), so no rank waits in a collective for a rank that gave up (a 2-rank run would deadlock).
+  /// A full disk is named as such (a failed copy on a full tmpfs reports "Input/output error").
   template <class F>
   void onRoot(F&& f) {
     std::string err;
@@ -188,9 +146,10 @@ class Loop {
         f();
       } catch (const std::exception& e) {
         std::tie(err, code) = describe(e);
+        if (err.find("no space left") == std::string::npos) err += io::spaceHint(opt_.outdir);
       }
     }
-    if (Agreed a = agree(comm_, !err.empty(), code, false, err); a.failed) throw Error(a.message, a.code);
+    if (Verdict a = agree(comm_, !err.empty(), code, err); a.failed) throw Error(a.message, a.code);
   }
 
   /// The deck's output.stall_timeout (read before the full set-up; 0 disables the watchdog).
@@ -207,14 +166,12 @@ class Loop {
     cfg_ = io::readRunConfig(deck_);
     finalStep_ = opt_.steps >= 0 ? opt_.steps : cfg_.steps;
     maxWall_ = opt_.maxWall >= 0 ? opt_.maxWall : cfg_.maxWall;
-    model_ = driver_.make(deck_, comm_);
-    names_ = model_->invariantNames();
+    model_ = collectively(comm_, [&] { return driver_.make(deck_, cfg_.dt, comm_); });
     monitored_ = model_->monitoredInvariant();
-    for (std::size_t i = 0; i < names_.size(); ++i)
-      if (names_[i] == monitored_) energyColumn_ = static_cast<int>(i);
     const std::string ckdir = opt_.outdir + "/checkpoints";
     store_ = std::make_unique<io::CheckpointStore>(comm_, ckdir, cfg_.keepCheckpoints);
     prepareOutdir();
+    petscOptions_ = allPetscOptions();  // stored in the log and every checkpoint
     if (opt_.restart) restartFromCheckpoint();
     else freshStart();
     firstStep_ = state_.step;
@@ -241,6 +198,7 @@ class Loop {
           bad = 2, msg = e.what();
         }
       }
+      if (!bad && !(msg = io::linkedOutput(opt_.outdir)).empty()) bad = 2;  // never written through
       if (!bad && !opt_.restart && !store_->list().empty()) {
         if (opt_.overwrite) {
           fs::remove_all(store_->directory(), ec);
@@ -273,25 +231,26 @@ class Loop {
     const std::string bad = nonFiniteField();  // else checkpoint 0 would keep it as "good"
     // A non-finite initial state comes from the deck's values (overflow): name where they are.
     const std::string at = deck_.locate(driver_.initialKeys) + ": ";
-    if (Agreed a = agree(comm_, !bad.empty(), kExitNumerical, false, bad); a.failed)
+    if (Verdict a = agree(comm_, !bad.empty(), kExitNumerical, bad); a.failed)
       throw NumericalError(at + "the initial state: " + a.message);
     model_->check(state_);
-    const auto inv = model_->invariants(state_, StepReport{});
+    const auto inv = firstRow();
     checkFinite(inv, at + "the initial state");
-    const std::string petsc = allPetscOptions();
+    const std::string& petsc = petscOptions_;
     onRoot([&] {
       std::map<std::string, std::string> attrs = {
           {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
           {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", petsc},
           {"overrides", opt_.overrides}};
       log_.emplace(io::InvariantLog::create(opt_.outdir + "/invariants.h5", names_, attrs, size_,
-                                            cfg_.flushInterval, io::logQuantities(driver_.model, names_, &deck_)));
+                                            cfg_.flushInterval, columns_, time_));
       log_->append(state_.step, state_.time, inv);
       attrs["nranks"] = std::to_string(size_);
       if (cfg_.snapshotInterval > 0)
-        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", -1, attrs);
+        snaps_.emplace(opt_.outdir + "/snapshots.h5", opt_.outdir + "/snapshots", -1, attrs, nullptr, time_);
     });
     if (energyColumn_ >= 0) energy0_ = lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
+    maxRelChange_ = 0.0;
     writeSnapshot();
     checkpoint();  // step 0, so a failure or a kill before the first interval can restart
   }
@@ -309,9 +268,13 @@ class Loop {
     lastCheckpointPath_ = info.path;  // a stop before the next checkpoint names this one
     say("restarting from " + info.path + " (step " + std::to_string(info.step) + ", t = " +
         num(info.time) + ")");
-    const std::string changes = checkDeckChanges(info);
-    const std::string petsc = allPetscOptions();
-    const auto inv = model_->invariants(state_, StepReport{});
+    if (finalStep_ < info.step)  // before anything in OUTDIR changes
+      throw UsageError((opt_.steps >= 0 ? "--steps " + std::to_string(finalStep_) : "the deck's final step " + std::to_string(finalStep_)) +
+                       " is before the checkpoint's step " + std::to_string(info.step) + " (" + info.path +
+                       "): the final step is absolute; give a later one, or --restart an older checkpoint");
+    const std::string& petsc = petscOptions_;
+    const std::string changes = checkDeckChanges(info, petsc);
+    const auto inv = firstRow();
     onRoot([&] {
       if (opt_.newLog) {
         startNewLog(info, petsc, inv);
@@ -322,12 +285,30 @@ class Loop {
         if (!w.empty()) warn(w);
       }
       if (!changes.empty()) log_->recordRestartChanges(state_.step, changes);
-      if (energyColumn_ >= 0)
+      if (energyColumn_ >= 0) {
         energy0_ = opt_.newLog ? inv[static_cast<std::size_t>(energyColumn_)] : log_->firstValue(monitored_);
+        log_->flush();  // the running maximum of the progress line counts the rows before the restart
+        maxRelChange_ = maxRelativeChanges(log_->path(), {monitored_}).front().second;
+      }
       if (cfg_.snapshotInterval > 0) continueSnapshots();
+      retireNewerCheckpoints(info);
     });
-    MPI_Bcast(&energy0_, 1, MPI_DOUBLE, 0, comm_);
-    if (energyColumn_ >= 0) lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
+    double shared[2] = {energy0_, maxRelChange_};
+    MPI_Bcast(shared, 2, MPI_DOUBLE, 0, comm_);
+    energy0_ = shared[0];
+    maxRelChange_ = std::isfinite(shared[1]) ? shared[1] : 0.0;
+    if (energyColumn_ >= 0) noteEnergy(inv[static_cast<std::size_t>(energyColumn_)]);
+  }
+
+  /// After a rewind (--restart FILE of an older checkpoint) the newer checkpoints continue the
+  /// abandoned run and the log no longer has their rows (or they were skipped as unreadable):
+  /// they are moved aside. Rank 0.
+  void retireNewerCheckpoints(const io::CheckpointInfo& info) {
+    const std::string folder = store_->retireNewerThan(info.step, info.path);
+    if (!folder.empty())
+      warn("restarted from step " + std::to_string(info.step) + ": the newer checkpoints (not continued "
+           "by this restart: a rewind, or unreadable) are moved to " + folder +
+           "; delete them when no longer needed");
   }
 
   /// --new-log: a fresh invariant log whose first row is the checkpoint's step (an existing log
@@ -345,15 +326,16 @@ class Loop {
         {"model", driver_.model}, {"code_version", kCodeVersion}, {"git_sha", kGitSha},
         {"deck", deck_.text()}, {"deck_file", deck_.file()}, {"petsc_options", petsc},
         {"started_from_checkpoint", info.path + " (step " + std::to_string(info.step) + ")"}};
-    log_.emplace(io::InvariantLog::create(p, names_, attrs, size_, cfg_.flushInterval,
-                                          io::logQuantities(driver_.model, names_, &deck_)));
+    log_.emplace(io::InvariantLog::create(p, names_, attrs, size_, cfg_.flushInterval, columns_, time_));
     if (onGrid(cfg_.logInterval)) log_->append(state_.step, state_.time, inv);  // reopen needs grid rows
     say("--new-log: invariant log " + p + " starts at step " + std::to_string(state_.step));
   }
 
-  /// Refuses (exit 65) a restart whose deck changes what the checkpointed state means (issue 15,
-  /// item 2); returns the allowed changes ("" if none) for the log's attributes.
-  std::string checkDeckChanges(const io::CheckpointInfo& info) const {
+  /// Refuses (exit 65) a restart whose deck changes what the checkpointed state means, or whose
+  /// PETSc options change the discretisation (driver's newLogOptions) without --new-log; returns
+  /// the allowed changes ("" if none) for the log's attributes.
+  std::string checkDeckChanges(const io::CheckpointInfo& info, const std::string& petsc) const {
+    io::DeckChanges c;
     if (info.deckText.empty()) {  // a checkpoint of an older version: only the hash is known
       if (info.dt != cfg_.dt)
         throw DeckError(deck_.file() + ": key 'time.dt' changed since " + info.path + " (" +
@@ -361,25 +343,39 @@ class Loop {
       if (info.deckHash != deck_.hash())
         warn("the deck changed since " + info.path + " (hash mismatch; the checkpoint predates stored "
              "decks, so the changed keys are unknown): continuing with " + deck_.file());
-      return "";
+    } else {
+      c = io::compareDecks(info.deckText, deck_.text(), driver_.restartKeys);
     }
-    const io::DeckChanges c = io::compareDecks(info.deckText, deck_.text(), driver_.restartKeys);
-    if (!c.refused.empty()) {
-      std::string list;
-      for (const auto& d : c.refused) list += "\n  " + d.describe();
+    if (!c.refused.empty())
       throw DeckError(deck_.file() + ": a restart from " + info.path + " cannot change these keys "
-                      "(the checkpointed state would mean something else):" + list +
+                      "(the checkpointed state would mean something else):" + listed(c.refused, "\n  ") +
                       "\nrestore them, or start a new run in another -o OUTDIR");
+    if (info.hasPetscOptions) {  // older checkpoints did not store the options
+      const io::DeckChanges o = io::compareOptions(info.petscOptions, petsc, driver_.newLogOptions);
+      if (!o.newLog.empty() && !opt_.newLog)
+        throw DeckError("a restart from " + info.path + " cannot change these PETSc options into the "
+                        "same invariant log (they change the discrete equations, so its conserved "
+                        "quantities would jump):" + listed(o.newLog, "\n  ") +
+                        "\nrestore them, or continue into a new log: --restart " + info.path +
+                        " --new-log (with -o NEWDIR to keep this folder as it is)");
+      c.allowed.insert(c.allowed.end(), o.newLog.begin(), o.newLog.end());
+      c.allowed.insert(c.allowed.end(), o.allowed.begin(), o.allowed.end());
     }
-    std::string allowed;
-    for (const auto& d : c.allowed) allowed += (allowed.empty() ? "" : "; ") + d.describe();
-    if (!allowed.empty()) say("deck changes since the checkpoint (allowed): " + allowed);
-    return allowed;
+    const std::string allowed = listed(c.allowed, "; ");
+    if (!allowed.empty()) say("deck changes since the checkpoint (allowed): " + allowed.substr(2));
+    return allowed.empty() ? "" : allowed.substr(2);
+  }
+
+  /// "<sep>key: old -> new" for every change.
+  static std::string listed(const std::vector<io::DeckChange>& changes, const std::string& sep) {
+    std::string s;
+    for (const auto& d : changes) s += sep + d.describe();
+    return s;
   }
 
   /// Continues snapshots.h5 at the restart step. A file HDF5 cannot open, or one the writer
   /// cannot continue (e.g. a snapshot cut short by a full disk), is renamed to
-  /// snapshots.h5.unreadable-<step> with a warning rather than replaced (issue 17, item 8). Rank 0.
+  /// snapshots.h5.unreadable-<step> with a warning rather than replaced (its frames stay readable). Rank 0.
   void continueSnapshots() {
     const std::string p = opt_.outdir + "/snapshots.h5", prefix = opt_.outdir + "/snapshots";
     const std::map<std::string, std::string> attrs{{"model", driver_.model}};
@@ -387,11 +383,15 @@ class Loop {
     std::string why, w;
     if (fs::exists(p, ec)) {
       io::h5::silenceErrors();
-      if (io::h5::Handle f(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)); !f.valid()) why = "unreadable";
+      try {
+        io::h5::Handle f(io::h5::openOutput(p, H5F_ACC_RDONLY));
+      } catch (const Error&) {
+        why = "unreadable";
+      }
     }
     if (why.empty()) {
       try {
-        snaps_.emplace(p, prefix, state_.step, attrs, &w);
+        snaps_.emplace(p, prefix, state_.step, attrs, &w, time_);
         if (!w.empty()) warn(w);
         return;
       } catch (const Error& e) {
@@ -404,8 +404,19 @@ class Loop {
     warn(p + " is " + why + ": kept aside as " + aside + "; snapshots restart from step " +
          std::to_string(state_.step));
     w.clear();
-    snaps_.emplace(p, prefix, state_.step, attrs, &w);
+    snaps_.emplace(p, prefix, state_.step, attrs, &w, time_);
     if (!w.empty()) warn(w);
+  }
+
+  /// The model's row at the start (step 0 or the restart's state); its columns are the log's.
+  std::vector<double> firstRow() {
+    const LogRow row = model_->logRow(state_, StepReport{});
+    names_ = row.names();
+    columns_ = row.quantities();
+    time_ = row.time();
+    for (std::size_t i = 0; i < names_.size(); ++i)
+      if (names_[i] == monitored_) energyColumn_ = static_cast<int>(i);
+    return row.values();
   }
 
   // --- one step ------------------------------------------------------------------------------
@@ -424,20 +435,20 @@ class Loop {
       err = std::string("internal error: ") + e.what();
       code = kExitNumerical;
     }
-    if (Agreed a = agree(comm_, !err.empty(), code, false, err); a.failed)
+    if (Verdict a = agree(comm_, !err.empty(), code, err); a.failed)
       return failure(a.code, "step " + std::to_string(state_.step + 1) + " failed: " + a.message +
                                  keptCheckpointText());
     state_.step += 1;
     state_.time = static_cast<double>(state_.step) * cfg_.dt;
     const std::string bad = nonFiniteField();
-    if (Agreed a = agree(comm_, !bad.empty(), kExitNumerical, false, bad); a.failed) {
+    if (Verdict a = agree(comm_, !bad.empty(), kExitNumerical, bad); a.failed) {
       return failure(kExitNumerical, "step " + std::to_string(state_.step) + ": " + a.message +
                                          keptCheckpointText());
     }
     if (onGrid(cfg_.checkInterval) || state_.step == finalStep_)
       if (auto r = physicalChecks()) return r;
     if (onGrid(cfg_.logInterval) || state_.step == finalStep_) {
-      const auto inv = model_->invariants(state_, rep);
+      const auto inv = model_->logRow(state_, rep).values();
       try {
         checkFinite(inv, "step " + std::to_string(state_.step));
       } catch (const Error& e) {
@@ -448,7 +459,7 @@ class Loop {
       } catch (const Error& e) {
         return outputFailure("the invariant log", e);
       }
-      if (energyColumn_ >= 0) lastEnergy_ = inv[static_cast<std::size_t>(energyColumn_)];
+      if (energyColumn_ >= 0) noteEnergy(inv[static_cast<std::size_t>(energyColumn_)]);
     }
     try {
       if (cfg_.snapshotInterval > 0 && onGrid(cfg_.snapshotInterval)) writeSnapshot();
@@ -463,7 +474,7 @@ class Loop {
     stepSeconds_ = MPI_Wtime() - t0;
     dog_->observe(stepSeconds_ - lastCheckpointSeconds(), checkpointSeconds_);
     if (cfg_.progressInterval > 0 && onGrid(cfg_.progressInterval))
-      say(progress_.line(state_.step, state_.time, relativeEnergyError(), rep.iterations));
+      say(progress_.line(state_.step, state_.time, largestEnergyError(), rep.iterations));
     return std::nullopt;
   }
 
@@ -494,10 +505,10 @@ class Loop {
       err = e.what();
       ck = e.checkpointState();
     }
-    Agreed a = agree(comm_, !err.empty(), kExitNumerical, ck, err);
+    Verdict a = agree(comm_, !err.empty(), kExitNumerical, err, ck ? 1 : 0);
     if (!a.failed) return std::nullopt;
     std::string where;
-    if (a.checkpointState) where = "; checkpoint written: " + checkpoint();
+    if (a.extra) where = "; checkpoint written: " + checkpoint();
     else where = keptCheckpointText();
     return failure(kExitNumerical, "step " + std::to_string(state_.step) + ": " + a.message + where);
   }
@@ -541,7 +552,7 @@ class Loop {
       if (log_) log_->snapshotForCheckpoint();
       if (snaps_) snaps_->flush();  // a restart from this checkpoint finds every frame up to it
     });
-    lastCheckpointPath_ = store_->write(state_, driver_.model, cfg_.dt, deck_.hash(), deck_.text());
+    lastCheckpointPath_ = store_->write(state_, driver_.model, cfg_.dt, deck_.hash(), deck_.text(), petscOptions_);
     lastCheckpoint_ = state_.step;
     lastCheckpointCost_ = MPI_Wtime() - t0;
     checkpointSeconds_ = std::max(checkpointSeconds_, lastCheckpointCost_);
@@ -581,8 +592,17 @@ class Loop {
     r.step = state_.step;
     r.time = state_.time;
     r.message = "stopped at step " + std::to_string(state_.step) + " (" + why + "); checkpoint " +
-                path + "; continue with --restart";
+                path + "; continue with --restart" + mpirunTermNote();
     return r;
+  }
+
+  /// Open MPI's mpirun answers a SIGTERM by ending the job and exiting 1 itself, whatever its
+  /// ranks return (4.1; it refuses to forward SIGTERM as it forwards SIGUSR1): say where the
+  /// run's own exit code is.
+  std::string mpirunTermNote() const {
+    if (stopSignal() != SIGTERM || !std::getenv("OMPI_COMM_WORLD_SIZE")) return "";
+    return " (mpirun itself exits 1 after a SIGTERM; this run's exit code, 75, is in " + opt_.outdir +
+           "/summary.json; a SIGUSR1 to mpirun reaches the ranks and mpirun exits 75)";
   }
 
   RunResult failure(int code, const std::string& msg) {
@@ -609,10 +629,24 @@ class Loop {
       if (log_) log_->flush();
     });
     say("finished at step " + std::to_string(state_.step) + ", t = " + num(state_.time) +
-        (energyColumn_ >= 0 ? ", relative change of " + monitored_ + " " + num(relativeEnergyError()) : ""));
+        (energyColumn_ >= 0 ? ", relative change of " + monitored_ + " " + num(relativeEnergyError()) +
+                                  " (largest over the run " + num(largestEnergyError()) + ")"
+                            : ""));
   }
 
   /// |E - E0| / |E0|, or |E - E0| when E0 vanishes (e.g. two vortices at unit distance).
+  /// A logged value of the monitored invariant: the last one and the running maximum.
+  void noteEnergy(double e) {
+    lastEnergy_ = e;
+    const double r = relativeEnergyError();
+    if (std::isfinite(r)) maxRelChange_ = std::max(maxRelChange_, r);
+  }
+
+  /// The running maximum of relativeEnergyError() (NaN when there is none).
+  double largestEnergyError() const {
+    return energyColumn_ >= 0 && std::isfinite(energy0_) ? maxRelChange_ : std::nan("");
+  }
+
   double relativeEnergyError() const {
     if (energyColumn_ < 0 || !std::isfinite(energy0_)) return std::nan("");
     const double scale = std::abs(energy0_) > 1e-12 ? std::abs(energy0_) : 1.0;
@@ -634,16 +668,20 @@ class Loop {
   std::int64_t finalStep_ = 0;
   double maxWall_ = 0.0;
   std::unique_ptr<Model> model_;
-  std::vector<std::string> names_;
+  std::vector<std::string> names_;  ///< the log's columns, as the model's first row has them
+  std::vector<Quantity> columns_;    ///< their units, descriptions and kinds
+  Quantity time_;
   int energyColumn_ = -1;
   std::string monitored_;
   double energy0_ = std::nan(""), lastEnergy_ = std::nan("");
+  double maxRelChange_ = 0.0;  ///< max over the logged rows of relativeEnergyError() (progress line)
   State state_;
   std::unique_ptr<io::CheckpointStore> store_;
   std::optional<io::InvariantLog> log_;
   std::optional<io::SnapshotWriter> snaps_;
   std::int64_t lastCheckpoint_ = -1;
   std::string lastCheckpointPath_;
+  std::string petscOptions_;  ///< all PETSc options in effect (deck and command line)
   double stepSeconds_ = 0.0, checkpointSeconds_ = 0.0, lastCheckpointCost_ = 0.0;
   Progress progress_;
   io::OutdirLock lock_;  // rank 0: the output folder is ours while it is held

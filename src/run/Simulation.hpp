@@ -20,7 +20,7 @@ struct RunOptions {
   double maxWall = -1.0;    ///< seconds (-1: the deck's)
   double startTime = 0.0;   ///< MPI_Wtime() at program start (the wall-clock budget counts from it)
   bool overwrite = false;
-  bool newLog = false;      ///< a restart starts a new invariant log (issue 17, item 8)
+  bool newLog = false;      ///< a restart starts a new invariant log (lost logs, or a checkpoint from another OUTDIR)
   std::string label;        ///< prefix of messages ("case003: ") in sweeps
   std::string overrides;    ///< the --set arguments, one per line (log attribute "overrides")
 };

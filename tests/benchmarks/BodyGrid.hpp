@@ -1,4 +1,4 @@
-// The benchmarks' many-body configurations (issue 12): n free disks (radius 0.5, 32 edges, density 1)
+// The benchmarks' many-body configurations (how the step cost grows with the bodies): n free disks (radius 0.5, 32 edges, density 1)
 // on a square grid of spacing 2 with point vortices between them, dt 0.01 (docs/fluidbody.md).
 #pragma once
 

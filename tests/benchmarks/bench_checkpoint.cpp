@@ -1,4 +1,4 @@
-// Benchmark of the checkpoint cost against the length of the invariant log (issue 17, item 6;
+// Benchmark of the checkpoint cost against the length of the invariant log (it must not grow with the run;
 // docs/output.md "The invariant log"): one checkpoint = the log's fallback copy brought up to
 // date + a small checkpoint file, after 1000 new rows, for logs of 10^3 .. 10^6 rows.
 // Usage: bench_checkpoint [--quick] (quick: up to 10^5). Prints ms of the log-copy update and of

@@ -1,4 +1,4 @@
-// Benchmark of the fluidbody DEL step (issues 3 and 4; docs/fluidbody.md "Reference results"):
+// Benchmark of the fluidbody DEL step (the panel solve and the SNES step; docs/fluidbody.md "Reference results"):
 // wall time per FluidBodyModel::step against the paper's Matlab figures, cost against the number of bodies,
 // and the 2-rank parallel efficiency of the 16-body case. A timing main printing Markdown tables.
 // Run: build/bin/bench_fluidbody [--quick]      mpirun -n 2 build/bin/bench_fluidbody
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "BodyGrid.hpp"
+#include "core/Constants.hpp"
 #include "fluid/PanelFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
@@ -30,7 +31,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 using bench::body;
 using bench::grid;

@@ -1,4 +1,4 @@
-// Cost at equal accuracy (issue 13; docs/fluidbody.md "High-order boundary integrals"): for the disk +
+// Cost at equal accuracy (what the high-order discretizations buy; docs/fluidbody.md "High-order boundary integrals"): for the disk +
 // vortex of input/fluidbody_disk_vortex.yaml, the node count each discretization (panel, nystrom) needs
 // for a fluid error <= 1e-6 against the closed forms (FB-30), (FB-32), and the DEL step time there.
 // Run: build/bin/bench_fluidbody_accuracy [--quick]   (a timing main printing Markdown tables)
@@ -18,6 +18,7 @@
 #include "fluid/PanelFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "StepTiming.hpp"
+#include "core/Constants.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 
 using namespace kirchhoff;
@@ -26,7 +27,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 constexpr double kTarget = 1e-6;
 const double kR = 1.0, kK = 2 * kPi, kD = 1.5;
 

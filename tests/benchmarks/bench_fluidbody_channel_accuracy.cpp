@@ -1,4 +1,4 @@
-// Cost at equal accuracy for the channel (issue 13; docs/fluidbody.md "Graded Gauss-Legendre panels",
+// Cost at equal accuracy for the channel (what graded Gauss panels buy at corners; docs/fluidbody.md "Graded Gauss-Legendre panels",
 // (FB-56)): the added-mass error of one channel plate (length 2, thickness 0.1) against the plate
 // resolution for panel and gauss_panels, and the DEL step of the four-plate channel of
 // input/fluidbody_channel.yaml (two vortices, dt 0.01) at each resolution, side by side: ms/step (wall
@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Constants.hpp"
 #include "fluid/BoundaryFluid.hpp"
 #include "fluid/discretization/GaussPanelDiscretization.hpp"
 #include "fluid/PanelFluid.hpp"
@@ -54,7 +55,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 constexpr double kTarget = 1e-6;
 constexpr double kLength = 2.0, kThickness = 0.1;
 

@@ -1,4 +1,4 @@
-// Cost at equal time-stepping accuracy (issue 14; docs/composition.md (CM-1)-(CM-7)): the disk + vortex of
+// Cost at equal time-stepping accuracy (what the higher-order compositions buy; docs/composition.md (CM-1)-(CM-7)): the disk + vortex of
 // input/fluidbody_disk_vortex.yaml (panel, 64 edges, fixed) to T, error against a fine kahan_li8 run.
 // Run: build/bin/bench_fluidbody_composition [--quick]   (a timing main printing Markdown tables)
 #include <mpi.h>
@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/Constants.hpp"
 #include "fluid/PanelFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
@@ -22,7 +23,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 constexpr double kTarget = 1e-8;
 
 struct Point {

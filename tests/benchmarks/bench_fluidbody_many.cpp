@@ -1,9 +1,9 @@
-// Many-body benchmark of the fluidbody step (docs/fluidbody.md "Many bodies"): one configuration of
-// tests/benchmarks/BodyGrid.hpp per process (at rest, or moving with --speed); prints s/step (wall and CPU),
-// the deterministic counts per step (residual evaluations, Newton iterations, boundary solves, their Krylov
-// iterations and operator applications) and peak memory.
+// Many-body benchmark of the fluidbody step (cost against bodies and ranks; docs/fluidbody.md "Many bodies"):
+// one configuration of tests/benchmarks/BodyGrid.hpp per process (at rest, or moving with --speed); prints
+// s/step (wall and CPU), the deterministic counts per step (residual evaluations, Newton iterations, boundary
+// solves, their Krylov iterations and operator applications) and peak memory.
 // Run: build/bin/bench_fluidbody_many --bodies 64 [--vortices 4] [--spacing 2] [--speed 0.1] [--steps 10] [PETSc options]
-//      (tests/benchmarks/many_bodies.py runs the table on 1 and 2 ranks and fits the exponent)
+//      (tests/benchmarks/many_bodies.py runs the many-body table on 1 and 2 ranks and fits the exponent)
 #include <mpi.h>
 #include <petscsys.h>
 #include <sys/resource.h>

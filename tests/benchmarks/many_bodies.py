@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""The many-body table (docs/fluidbody.md "Many bodies"): build/bin/bench_fluidbody_many on 1 and 2 ranks
-for each case (bodies at rest and moving), one process per case, side by side in one script; prints a
-Markdown table with s/step (wall and CPU), the deterministic counts per step (residual evaluations, Newton
-iterations, boundary solves, Krylov iterations per solve, operator applications), peak memory per rank,
-the 2-rank speed-up (wall) and the fitted cost exponent in panels.
+"""The many-body table (cost against bodies and ranks; docs/fluidbody.md "Many bodies"):
+build/bin/bench_fluidbody_many on 1 and 2 ranks for each case (bodies at rest and moving), one process per
+case, side by side in one script; prints a Markdown table with s/step (wall and CPU), the deterministic
+counts per step (residual evaluations, Newton iterations, boundary solves, Krylov iterations per solve,
+operator applications), peak memory per rank, the 2-rank speed-up (wall) and the fitted cost exponent in
+panels.
 
   tests/benchmarks/many_bodies.py [--quick] [--timeout S] [--bin build/bin] [-- PETSc options...]
   tests/benchmarks/many_bodies.py --spacings 2,1.3,1.1,1.02 [--bodies 16]   (Krylov iterations against

@@ -1,4 +1,4 @@
-// Tests of the damped deck reader and the step-size guard (hardening issue): linear stability
+// Tests of the damped deck reader and the step-size guard (an unstable dt is refused): linear stability
 // bounds (2 for Störmer–Verlet, 2 sqrt 2 for RK4, 0 for Heun), refusals with the bound printed.
 #include <cmath>
 #include <complex>
@@ -8,6 +8,7 @@
 
 #include "DampedCases.hpp"
 #include "core/Error.hpp"
+#include "io/RunConfig.hpp"
 #include "models/damped/RayleighStability.hpp"
 #include "setup/damped/DampedSetup.hpp"
 
@@ -60,7 +61,7 @@ std::string refusal(const std::string& text) {
   try {
     const io::Deck deck(text, "test.yaml", schema);
     std::string warning;
-    setup::makeDampedModel(deck, &warning);
+    setup::makeDampedModel(deck, io::readRunConfig(deck).dt, &warning);
     return warning.empty() ? "" : "warning: " + warning;
   } catch (const DeckError& e) {
     return std::string("refused: ") + e.what();
@@ -117,7 +118,7 @@ TEST(DampedSetup, ElasticDeckStartsAtRelativeEquilibrium) {
       "  scheme: {method: phi_3s, ordering: kdk}\n";
   const io::Schema schema = run::driverSchema(setup::dampedDriver());
   const io::Deck deck(text, "test.yaml", schema);
-  const RayleighConfig c = setup::readRayleighConfig(deck);
+  const RayleighConfig c = setup::readRayleighConfig(deck, io::readRunConfig(deck).dt);
   const RelativeEquilibrium re = cases::elasticEquilibrium();
   EXPECT_LT((c.q0 - VectorXd(re.q)).norm(), 1e-15);
   EXPECT_LT((c.p0 - VectorXd(re.p)).norm(), 1e-15);

@@ -59,7 +59,7 @@ TEST(GaussPanels, StadiumAddedMassConverges) {
 }
 
 TEST(GaussPanels, StadiumReachesTenToMinusTenWithFewNodes) {
-  // Issue 13: the channel plate's added mass <= 1e-10 with <= 512 nodes. The curvature-jump error
+  // Required: the channel plate's added mass <= 1e-10 with <= 512 nodes (what graded panels are for). The curvature-jump error
   // falls like h_min^2 (FB-56), so a steep grading ratio (10) with 3 levels replaces 9 halvings;
   // order 16 still resolves s log s on a panel [h, 10 h]. Reference: ratio 2, 14 levels, maxPanel
   // 0.1 (2464 nodes). Measured 5.1e-11 at 512 nodes (ratio 8: 1.1e-10; ratio 4 needs 768 nodes).

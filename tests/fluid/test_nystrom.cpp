@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "FluidTestUtil.hpp"
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "fluid/BoundaryFluidFactory.hpp"
 #include "fluid/FlowEvaluator.hpp"
@@ -15,7 +16,7 @@
 namespace kirchhoff::fluid {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846264338327950288;
+using kirchhoff::kPi;
 
 std::unique_ptr<BoundaryFluid> nystrom(const std::vector<SmoothCurve>& curves, const std::vector<int>& nodes,
                                        double rho = 1.0) {
@@ -47,7 +48,7 @@ double ellipseError(double a, double b, int N, double* offDiagonal = nullptr) {
 }
 
 TEST(Nystrom, EllipseAddedMassSpectral) {
-  // Required: b = 0.5 <= 1e-12 at 128 nodes, b = 0.2 <= 1e-10 at 256 nodes (issue 13); the table
+  // Required: b = 0.5 <= 1e-12 at 128 nodes, b = 0.2 <= 1e-10 at 256 nodes (spectral accuracy); the table
   // shows the exponential convergence (docs/fluidbody.md "High-order boundary integrals").
   for (int N : {16, 32, 64, 128, 256})
     std::printf("ellipse N = %3d: b = 0.5 error %.2e, b = 0.2 error %.2e\n", N, ellipseError(1.0, 0.5, N),

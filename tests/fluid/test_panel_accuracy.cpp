@@ -6,12 +6,13 @@
 #include <cmath>
 
 #include "FluidTestUtil.hpp"
+#include "core/Constants.hpp"
 #include "fluid/FlowEvaluator.hpp"
 
 namespace kirchhoff::fluid {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 Eigen::MatrixXd addedMassOf(const Polygon& p, PanelCorrection c = PanelCorrection::Auto) {
   PanelOptions o;
@@ -27,7 +28,8 @@ double relativeError(const Eigen::MatrixXd& A, const Polygon& p, int k) {
 
 TEST(PanelAccuracy, AddedMassAt256Edges) {
   // Measured (flux correction, tangent sampling): circle 1.0e-4; ellipse b = 0.5: 5.7e-6,
-  // 8.8e-5, 1.3e-4; b = 0.2: 4.1e-5, 8.0e-5, 2.0e-4. Required: 1e-3 relative (issue 3).
+  // 8.8e-5, 1.3e-4; b = 0.2: 4.1e-5, 8.0e-5, 2.0e-4. Required: 1e-3 relative (the panel method's
+  // accuracy at 256 edges, below the figures' resolution).
   for (const Polygon& p : {circle(1.0, 256), ellipse(1.0, 0.5, 256), ellipse(1.0, 0.2, 256)}) {
     const Eigen::MatrixXd A = addedMassOf(p);
     for (int k = 0; k < 3; ++k) {
@@ -84,7 +86,7 @@ TEST(PanelAccuracy, CircleTheoremAt256Edges) {
   v.K = {c.K};
   f.setConfiguration({lie::Pose{0.2, c.y}}, v);
   // Measured at 256 edges: psi_I 3.9e-5 at the vortex, 7.6e-5 at (-1.2, 0.9) from the centre,
-  // 1.7e-5 for u_I at the vortex. Required: 1e-4 relative (issue 3).
+  // 1.7e-5 for u_I at the vortex. Required: 1e-4 relative (the panel method's accuracy at 256 edges).
   for (const Vec2& z : {c.gamma(), Vec2(c.y + Vec2(-1.2, 0.9)), Vec2(c.y + Vec2(0.1, -2.5))}) {
     const PointFields p = evaluateFields(f, z);
     EXPECT_LT(std::abs(p.psiI - c.psiI(z)), 1e-4 * std::abs(c.psiI(z))) << "psi_I at " << z.transpose();

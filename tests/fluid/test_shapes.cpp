@@ -5,16 +5,18 @@
 
 #include <cmath>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "fluid/AddedMassReport.hpp"
 #include "fluid/geometry/ConfigurationChecks.hpp"
 #include "fluid/discretization/PanelGeometry.hpp"
+#include "fluid/geometry/ShapeKinds.hpp"
 #include "fluid/geometry/Shapes.hpp"
 
 namespace kirchhoff::fluid {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 TEST(Shapes, RegularPolygonAreaAndPolarMoment) {
   // Inscribed N-gon of radius R: area (N/2) R^2 sin(2pi/N), J = N R^4 sin(a)(2 + cos a)/12.
@@ -98,9 +100,41 @@ TEST(Shapes, InvalidShapesThrowWithAClearMessage) {
       "star-shaped");
   expectConfigurationError([] { circle(-1.0, 16); }, "radius must be positive");
   expectConfigurationError([] { plate(1.0, 0.1, 13); }, "even");
+  expectConfigurationError([] { shapeKind("hexagon"); }, "choices: circle, ellipse, star, plate, polygon");
+}
+
+// The registry: every kind builds its outline, smooth kinds their analytic curve (through the outline's
+// vertices for circle, ellipse and star), piecewise kinds the curve of their outline.
+TEST(Shapes, RegistryBuildersMatchTheirKind) {
+  EXPECT_EQ(shapeKindNames(true), "circle, ellipse, star");
+  EXPECT_EQ(shapeKindNames(false), "plate, polygon");
   ShapeSpec s;
-  s.kind = "hexagon";
-  expectConfigurationError([&] { makeShape(s); }, "choices: circle, ellipse, star, plate, polygon");
+  s.edges = 32;
+  s.vertices = {Vec2(0, 0), Vec2(2, 0), Vec2(2, 1), Vec2(0, 1)};
+  s.length = 2.0;
+  s.thickness = 0.2;
+  for (const ShapeKind& k : shapeKinds()) {
+    s.kind = k.name;
+    const Polygon p = k.outline(s);
+    EXPECT_EQ(p.vertices.size(), k.vertices ? 4u : 32u) << k.name;
+    EXPECT_EQ(k.curve != nullptr, k.smooth) << k.name;
+    EXPECT_EQ(k.piecewise != nullptr, !k.smooth) << k.name;
+    if (k.smooth) EXPECT_NEAR(k.curve(s).area, p.area, 0.02 * p.area) << k.name;
+    else EXPECT_NEAR(k.piecewise(s, p).area, p.area, 0.02 * p.area) << k.name;
+  }
+  EXPECT_NEAR(shapeKind("circle").curve(s).area, kPi, 1e-14);  // R = 1
+  EXPECT_NEAR(shapeKind("polygon").piecewise(s, shapeKind("polygon").outline(s)).area, 2.0, 1e-14);
+}
+
+// radius 1e300 overflowed the crossing tests (products of coordinates: inf - inf = NaN) and was
+// reported as "self-intersecting"; the size is now what is said. 1e50 is far from any overflow:
+// a disk of radius 1e50 and density 1 has polar moment pi/2 1e200.
+TEST(Shapes, HugeShapesAreNamedAsTooLargeNotAsSelfIntersecting) {
+  expectConfigurationError([] { circle(1e300, 64); }, "farther than 1e+50 from the origin");
+  expectConfigurationError([] { ellipse(1.0, 1e60, 32); }, "would overflow");
+  const Polygon p = circle(1e49, 64);
+  EXPECT_TRUE(std::isfinite(p.inertia(1.0)));
+  EXPECT_GT(p.inertia(1.0), 0.0);
 }
 
 TEST(Shapes, ConfigurationChecksNameBodiesAndVortices) {

@@ -55,7 +55,7 @@ TEST(TwoBodies, TendsToSingleBodyValuesWithSeparation) {
     coupling[k] = A.block<3, 3>(0, 3).cwiseAbs().maxCoeff();
     self[k] = (A.block<3, 3>(0, 0) - single).cwiseAbs().maxCoeff();
     if (k == 0) {
-      EXPECT_NEAR(A(1, 4) * D * D / (2 * panel::kPi), -1.0, 0.01);
+      EXPECT_NEAR(A(1, 4) * D * D / (2 * kPi), -1.0, 0.01);
     }
   }
   EXPECT_NEAR(std::log2(coupling[0] / coupling[1]), 2.0, 0.05);

@@ -1,10 +1,11 @@
-// fluidbody with bodies (issue 4): symmetries of L_d under SE(2), slot derivatives, the discrete
+// fluidbody with bodies (the variational integrator with the panel fluid): symmetries of L_d under SE(2), slot derivatives, the discrete
 // momentum map over 10^3 steps (disk, ellipse, channel), Kirchhoff motion, energy without drift (also composed, suzuki5).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
+#include "core/Constants.hpp"
 #include "fluid/PanelFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
@@ -15,7 +16,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 BodyConfig body(fluid::Polygon shape, double density, Vec2 y, double theta = 0.0, Vec2 v = Vec2::Zero(),
                 double omega = 0.0) {
@@ -158,7 +159,7 @@ TEST(Bodies, MomentumMapConservedChannel) {
 
 TEST(Bodies, TranslatingEllipseKeepsEnergyAndMomentum) {
   // No vortices: Kirchhoff motion. Along a principal axis the motion is uniform translation, so
-  // energy 1/2 <K Xi, Xi> and momentum are kept to 1e-10 (issue 4).
+  // energy 1/2 <K Xi, Xi> and momentum are kept to 1e-10 (the exact motion keeps them constant).
   for (Vec2 v : {Vec2(1.0, 0.0), Vec2(0.0, 0.7)}) {
     FluidBodyConfig c;
     c.dt = 0.01;
@@ -254,7 +255,7 @@ std::vector<double> energies(FluidBodyConfig c, int N) {
 
 TEST(Bodies, DiskVortexEnergyNoDrift) {
   // 10^4 steps at dt = 0.025: the drift of H over 10^4 steps, from the slope of a linear fit over
-  // whole periods, is below 1% of the oscillation amplitude (issue 4).
+  // whole periods, is below 1% of the oscillation amplitude (a symplectic scheme does not drift).
   const int N = 10000;
   const EnergyDrift d = energyDrift(energies(diskVortex(0.025), N), 0.025);
   std::printf("disk + vortex, 10^4 steps: period %d steps, %d periods fitted, amplitude %.3e, "

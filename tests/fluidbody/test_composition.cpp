@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/Constants.hpp"
 #include "fluid/BoundaryFluidFactory.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
@@ -17,7 +18,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 constexpr double kR = 1.0, kDensity = 0.1, kK = 2 * kPi, kD = 2.0;
 
 /// The relative equilibrium (FB-39): rigid rotation at rate Omega about 0 with r = gamma - y = (d, 0),

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
@@ -15,7 +16,7 @@ using namespace kirchhoff;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 fluidbody::FluidBodyConfig read(const std::string& fluid, const std::string& shapes) {
   io::Schema s("fluidbody");
@@ -23,7 +24,7 @@ fluidbody::FluidBodyConfig read(const std::string& fluid, const std::string& sha
   setup::addFluidBodyKeys(s);
   const std::string text = "model: fluidbody\ntime: {dt: 0.1, steps: 1}\nfluid: {" + fluid + "}\nbodies:\n" + shapes;
   const io::Deck d(text, "deck.yaml", s);
-  return setup::readFluidBodyConfig(d);
+  return setup::readFluidBodyConfig(d, io::readRunConfig(d).dt);
 }
 
 const char* kDisk = "  - shape: {type: circle, radius: 1.0, edges: 32}\n    density: 2.0\n";
@@ -111,4 +112,15 @@ TEST(DiscretizationDeck, GaussPanelsKeysAreValidated) {
   expectDeckError("discretization: gauss_panels, grading_level: 3", kGaussPlate, "grading_levels");
   expectDeckError("discretization: gauss_panels, grading_ratio: 20", kGaussPlate, "grading_ratio");
   expectDeckError("discretization: panel, panel_order: 8", kGaussPlate, "panel_order");
+}
+
+TEST(DiscretizationDeck, FluidToleranceKey) {
+  // fluid.tolerance (docs/fluidbody.md "Close gaps"): default 1e-8, the deck's value, a bad value is a
+  // deck error naming the key (exit 65).
+  EXPECT_EQ(read("density: 1.0", kDisk).fluidTolerance, 1e-8);
+  EXPECT_EQ(read("tolerance: 1e-10", kDisk).fluidTolerance, 1e-10);
+  expectDeckError("tolerance: 0.5", kDisk, "fluid.tolerance");
+  expectDeckError("tolerance: 1e-20", kDisk, "fluid.tolerance");
+  expectDeckError("tolerance: -1e-8", kDisk, "tolerance");
+  expectDeckError("tolerance: fine", kDisk, "tolerance");
 }

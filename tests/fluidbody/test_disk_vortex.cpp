@@ -1,9 +1,11 @@
 // fluidbody with one free disk and one vortex against an independent reference: the circle-theorem
-// Lagrangian L = a|v|^2/2 + beta + W_G(r) + K R^2 <J r, v>/d^2 integrated by DOP853 (issue 4).
+// Lagrangian L = a|v|^2/2 + beta + W_G(r) + K R^2 <J r, v>/d^2 integrated by DOP853 (a reference
+// that shares no code with the panel method).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "core/Constants.hpp"
 #include "fluid/PanelFluid.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "integrators/Dop853.hpp"
@@ -15,7 +17,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 /// Closed-form disk + vortex dynamics (fluid density 1, zero circulation about the disk):
 ///   r = gamma - y, d = |r|, f = <J r, v>/d^2, W_G = -(K^2/4 pi) log(1 - R^2/d^2),

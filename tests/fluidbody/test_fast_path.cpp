@@ -1,6 +1,6 @@
 // fluidbody on the matrix-free fast operator (docs/fluidbody.md "Many bodies", (FB-41)-(FB-46)): the
 // discrete momentum map (FB-27) kept over 10^3 steps, and the trajectory of 16 bodies equal to the dense
-// path's over 100 steps (issue 12: 1e-9 relative).
+// path's over 100 steps (1e-9 relative: the fast path must not change the physics).
 #include <gtest/gtest.h>
 
 #include "DiskGrid.hpp"

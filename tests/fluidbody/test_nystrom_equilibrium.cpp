@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/Constants.hpp"
 #include "fluid/BoundaryFluidFactory.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
@@ -17,7 +18,7 @@ using lie::Vec2;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 /// The relative equilibrium (FB-39): rigid rotation at rate Omega about c = 0, r = gamma - y = (d, 0),
 /// y = beta r, gamma = (1 + beta) r, beta = K (1 - R^2/d^2) / (a Omega - K), Omega the root of

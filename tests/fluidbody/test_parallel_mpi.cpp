@@ -1,6 +1,7 @@
 // fluidbody on 2 and 3 ranks (panel rows, KSP and the DEL Vec distributed) against the same run on
-// one rank (PETSC_COMM_SELF, direct LU): trajectories agree to 1e-10, also composed and with the coupled Newton
-// solve (docs/fluidbody.md (FB-90)-(FB-93)) on the bordered system and the relaxed fast operator.
+// one rank (PETSC_COMM_SELF, direct LU): trajectories agree to 1e-10 (the ranks only split the work),
+// also composed (scheme.composition) and with the coupled Newton solve (docs/fluidbody.md (FB-90)-(FB-93)) on
+// the bordered system and the relaxed fast operator.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/Constants.hpp"
 #include "fluid/PointVortexFluid.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 
@@ -13,7 +14,7 @@ using namespace kirchhoff::fluidbody;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using kirchhoff::kPi;
 
 std::unique_ptr<FluidBodyModel> vortexModel(const std::vector<VortexConfig>& v, double dt,
                                             double rho = 1.0) {

@@ -1,4 +1,4 @@
-// The fuzz property (issue 9, item 2) for decks and checkpoints: load, or the documented error
+// The fuzz property for decks and checkpoints (hostile input must fail cleanly): load, or the documented error
 // type with exit code 65 (core/Error.hpp); any other exception is reported as a finding.
 #include "FuzzCheck.hpp"
 
@@ -78,7 +78,7 @@ std::vector<Layout>& layouts() {
       const std::string file = fuzzDir() + "/layouts/" + name + ".yaml";
       l.schema = std::make_unique<io::Schema>(run::driverSchema(d));
       l.deck = std::make_unique<io::Deck>(io::Deck::fromFile(file, *l.schema));
-      l.model = d.make(*l.deck, PETSC_COMM_SELF);
+      l.model = d.make(*l.deck, io::readRunConfig(*l.deck).dt, PETSC_COMM_SELF);
       l.initial = l.model->initialState();
       all.push_back(std::move(l));
     }
@@ -171,7 +171,7 @@ Verdict checkCheckpoint(const std::string& bytes) {
 void releaseLayouts() { layoutStore().clear(); }
 
 DeckTarget fluidbodyTarget() {
-  return {setup::fluidbodyDriver(), [](const io::Deck& d) { setup::readFluidBodyConfig(d); }};
+  return {setup::fluidbodyDriver(), [](const io::Deck& d) { setup::readFluidBodyConfig(d, io::readRunConfig(d).dt); }};
 }
 
 }  // namespace kirchhoff::fuzz

@@ -1,4 +1,4 @@
-// The property every fuzz input must have (issue 9, item 2): the deck reader/validator and the
+// The property every fuzz input must have (hostile input must fail cleanly): the deck reader/validator and the
 // checkpoint reader either load it or throw the documented error type (exit 65), nothing else.
 #pragma once
 

@@ -10,6 +10,7 @@
 
 #include "FuzzCheck.hpp"
 #include "core/Error.hpp"
+#include "io/RunConfig.hpp"
 #include "setup/fluidbody/FluidBodySetup.hpp"
 
 using namespace kirchhoff::fuzz;
@@ -94,7 +95,8 @@ TEST(FuzzRegressions, PanelCountIsBounded) {
     const std::string text = "model: fluidbody\ntime: {dt: 0.01, steps: 1}\nbodies:\n  - shape: " + shape +
                              "\n    density: 1.0\n";
     try {
-      kirchhoff::setup::readFluidBodyConfig(kirchhoff::io::Deck(text, "deck.yaml", schema));
+      const kirchhoff::io::Deck deck(text, "deck.yaml", schema);
+      kirchhoff::setup::readFluidBodyConfig(deck, kirchhoff::io::readRunConfig(deck).dt);
     } catch (const kirchhoff::DeckError& e) {
       return e.what();
     }

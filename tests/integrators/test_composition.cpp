@@ -42,9 +42,9 @@ TEST(Composition, CoefficientsSumToOneAndArePalindromes) {
 }
 
 TEST(Composition, NamesRoundTripAndUnknownNameFails) {
-  for (Composition c : kAll) EXPECT_EQ(compositionFromName(compositionName(c)), c);
+  for (Composition c : kAll) EXPECT_EQ(compositions().from(compositionName(c)), c);
   try {
-    compositionFromName("yoshida");
+    compositions().from("yoshida");
     FAIL() << "no error for an unknown name";
   } catch (const kirchhoff::ConfigurationError& e) {
     EXPECT_NE(std::string(e.what()).find("kahan_li8"), std::string::npos) << e.what();

@@ -1,5 +1,6 @@
 // Tests of the dense Newton solver (integrators/DenseNewton.hpp): the last update is applied before
-// returning, a stall at round-off is accepted (issue 17 item 9), true divergence is still a failure.
+// returning, a stall at round-off is accepted (a long top run once failed there), true divergence is
+// still a failure.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -48,7 +49,7 @@ TEST(DenseNewton, LastUpdateIsApplied) {
 }
 
 // A residual evaluated with rounding noise of relative size 1e-14 on terms of size 1e3 (as the
-// heavy top's collective variables at |z| = 859, issue 17 item 9) cannot reach atol = 1e-14, nor
+// heavy top's collective variables at |z| = 859 in input/top_kovalevskaya.yaml) cannot reach atol = 1e-14, nor
 // an update below stol = 0: the stall at round-off is accepted, x is correct to the noise level.
 TEST(DenseNewton, StallAtRoundOffIsAccepted) {
   const Vector2d a(1000.0, -700.0);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "integrators/Dop853.hpp"
 
@@ -16,7 +17,7 @@ using kirchhoff::integrators::Dop853Options;
 using kirchhoff::integrators::Dop853Stats;
 using kirchhoff::integrators::dop853;
 
-const double kPi = std::acos(-1.0);
+using kirchhoff::kPi;
 
 // y' = y.
 VectorXd growth(double, const VectorXd& y) { return y; }

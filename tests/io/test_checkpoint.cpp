@@ -260,6 +260,7 @@ TEST(Snapshots, WriteAndTrimOnRestart) {
   m.attributes.emplace_back("body", std::vector<double>{0, 0, 0, 1, 1, 1, 1});
   m.vectors.emplace_back("velocity", std::vector<double>(14, 0.5));
   s.meshes.push_back(m);
+  s.quantities = {{"body", "1", "body index j", "diagnostic", true}};  // as the model declares it
   {
     io::SnapshotWriter w(d + "/s.h5", d + "/s", -1, {{"model", "fluidbody"}});
     for (int k : {0, 10, 20}) {
@@ -303,6 +304,7 @@ TEST(Snapshots, WriteAndTrimOnRestart) {
   io::h5::Handle b(H5Dopen2(f, "bodies/body", H5P_DEFAULT));
   EXPECT_TRUE(io::h5::isInteger(b));
   EXPECT_EQ(io::h5::readStringAttribute(b, "kind"), "diagnostic");
+  EXPECT_EQ(io::h5::readStringAttribute(b, "description"), "body index j");
   EXPECT_EQ(io::h5::readInt64Attribute(f, "restarts"), 1);
 }
 
@@ -351,7 +353,10 @@ TEST(InvariantLogAttributes, UnitsKindsAndIntegerCounts) {
   const std::string d = freshDir("logattrs");
   const std::string path = d + "/invariants.h5";
   {
-    auto log = io::InvariantLog::create(path, {"energy", "snes_iterations"}, {{"model", "fluidbody"}}, 1, 1);
+    // What the model declares (fluidbody's energy and SNES count), written as given.
+    const std::vector<Quantity> q = {{"energy", "1", "H", "conserved", false},
+                                     {"snes_iterations", "1", "Newton iterations", "solver", true}};
+    auto log = io::InvariantLog::create(path, {"energy", "snes_iterations"}, {{"model", "fluidbody"}}, 1, 1, q);
     log.append(0, 0.0, {1.5, 3.0});
     log.append(1, 0.1, {1.25, 4.0});
   }
@@ -364,9 +369,47 @@ TEST(InvariantLogAttributes, UnitsKindsAndIntegerCounts) {
   EXPECT_EQ(io::h5::readStringAttribute(e, "kind"), "conserved");
   EXPECT_EQ(io::h5::readStringAttribute(n, "kind"), "solver");
   EXPECT_EQ(io::h5::readStringAttribute(e, "units"), "1");
+  EXPECT_EQ(io::h5::readStringAttribute(n, "description"), "Newton iterations");
   EXPECT_EQ(io::h5::readInt64s(g, "snes_iterations"), (std::vector<std::int64_t>{3, 4}));
   io::h5::Handle a(H5Aopen(f, "model", H5P_DEFAULT));
   io::h5::Handle t(H5Aget_type(a));
   EXPECT_GT(H5Tis_variable_str(t), 0);
   EXPECT_EQ(H5Tget_cset(t), H5T_CSET_UTF8);
+}
+
+TEST(Checkpoint, RewindRetiresTheNewerCheckpointsWithoutDeletingThem) {
+  const std::string d = freshDir("rewind");
+  io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 10);
+  std::string at2;
+  for (int k : {1, 2, 3, 4}) {
+    const std::string p = store.write(sampleState(k), "fluidbody", 0.1, 1);
+    if (k == 2) at2 = p;
+  }
+  EXPECT_EQ(store.retireNewerThan(4, store.list().front()), "");  // nothing newer: nothing moved
+  const std::string folder = store.retireNewerThan(2, at2);
+  EXPECT_EQ(folder, d + "/checkpoints/retired-2");
+  const auto kept = store.list();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_NE(kept[0].find("checkpoint_0000000002.h5"), std::string::npos);
+  for (int k : {3, 4}) {  // readable where they were moved
+    State r = layoutOf(sampleState(k));
+    char name[64];
+    std::snprintf(name, sizeof name, "/checkpoint_%010d.h5", k);
+    EXPECT_EQ(store.read(folder + name, r, "fluidbody").step, k);
+  }
+  // A second rewind to the same step keeps the first retired folder.
+  store.write(sampleState(3), "fluidbody", 0.1, 1);
+  EXPECT_EQ(store.retireNewerThan(2, at2), d + "/checkpoints/retired-2.2");
+  EXPECT_EQ(store.list().size(), 2u);
+}
+
+TEST(Checkpoint, StoresThePetscOptionsInEffect) {
+  const std::string d = freshDir("options");
+  io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 2);
+  const std::string path = store.write(sampleState(3), "fluidbody", 0.1, 1, "model: fluidbody\n",
+                                       "-panel_correction none -del_snes_monitor");
+  State r = layoutOf(sampleState(3));
+  const io::CheckpointInfo info = store.read(path, r, "fluidbody");
+  EXPECT_TRUE(info.hasPetscOptions);
+  EXPECT_EQ(info.petscOptions, "-panel_correction none -del_snes_monitor");
 }

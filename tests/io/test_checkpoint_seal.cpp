@@ -1,4 +1,4 @@
-// The checkpoint integrity seal (io/Checkpoint.cpp; issue 9 fuzzing): every damaged byte is
+// The checkpoint integrity seal (io/Checkpoint.cpp; found by fuzzing checkpoints): every damaged byte is
 // rejected with a CheckpointError before libhdf5 parses the file (the checkpoint fuzzer found a
 // heap-use-after-free in H5Aopen on a mutated file: tests/fuzz/regressions/checkpoint/).
 #include <gtest/gtest.h>

@@ -245,3 +245,21 @@ TEST(Deck, CopiesAreIndependent) {
   EXPECT_DOUBLE_EQ(cases[0].deck.root().map("fluid").real("density"), 0.5);
   EXPECT_DOUBLE_EQ(e.root().map("fluid").real("density"), 3.0);
 }
+// A failed read must leave the deck as it was: the driver reads time: twice (the watchdog's
+// stall_timeout, then the set-up), and yaml-cpp's Node::operator= in the error path overwrote
+// the time map, so the second read said "key 'time.dt': missing".
+TEST(Deck, AnErrorLeavesTheDeckIntact) {
+  const Schema s = testSchema();
+  const Deck d(replace(kGood, "steps: 10", "end_time: 1.01"), "deck.yaml", s);
+  for (int read = 0; read < 3; ++read) {
+    try {
+      readRunConfig(d);
+      FAIL() << "end_time 1.01 with dt 0.1 was accepted";
+    } catch (const DeckError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("key 'time.end_time': end_time is not a whole number of steps"), std::string::npos)
+          << "read " << read << ": " << m;
+    }
+  }
+  EXPECT_EQ(d.root().map("time").real("dt"), 0.1);
+}

@@ -79,3 +79,20 @@ TEST(DeckChanges, MayChangeRules) {
   EXPECT_TRUE(restartMayChange("guard.fault", {"guard.fault"}));
   EXPECT_FALSE(restartMayChange("guard.faulty", {"guard.fault"}));
 }
+
+TEST(DeckChanges, PetscOptionsOfTheDiscretisationNeedANewLog) {
+  const std::vector<std::string> newLog = {"-panel_correction", "-panel_multipole_tol"};
+  const DeckChanges same = compareOptions("-del_snes_rtol 1e-10 -x", "-x -del_snes_rtol 1.0e-10", newLog);
+  EXPECT_TRUE(same.newLog.empty() && same.allowed.empty() && same.refused.empty());
+  const DeckChanges c = compareOptions("-del_snes_rtol 1e-10 -panel_multipole_tol 1e-12",
+                                       "-panel_correction none -panel_multipole_tol 1e-6 -del_snes_monitor", newLog);
+  ASSERT_EQ(c.newLog.size(), 2u);
+  EXPECT_EQ(c.newLog[0].describe(), "PETSc option -panel_correction: (absent) -> none");
+  EXPECT_EQ(c.newLog[1].describe(), "PETSc option -panel_multipole_tol: 1e-12 -> 1e-6");
+  ASSERT_EQ(c.allowed.size(), 2u);  // solver tolerance and monitor: the same discrete equations
+  EXPECT_EQ(c.allowed[0].describe(), "PETSc option -del_snes_monitor: (absent) -> (set)");
+  EXPECT_EQ(c.allowed[1].describe(), "PETSc option -del_snes_rtol: 1e-10 -> (absent)");
+  EXPECT_TRUE(c.refused.empty());
+  // A negative value is a value, not an option name.
+  EXPECT_EQ(compareOptions("-panel_correction -1", "-panel_correction -1", newLog).newLog.size(), 0u);
+}

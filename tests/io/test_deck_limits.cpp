@@ -106,3 +106,14 @@ TEST(DeckLimits, HugeLinspaceCountIsRefused) {
   ASSERT_EQ(cases.size(), 4u);
   EXPECT_EQ(cases[3].deck.root().list("bodies")[0].real("density"), 2.0);
 }
+
+// An integer key was compared as a double: 9007199254740993 rounded to 2^53 and was accepted as
+// time.steps (whose largest value is 2^53), then run as 9007199254740993 steps.
+TEST(DeckLimits, IntegersAreComparedExactlyPast2To53) {
+  const std::string m = deckError("model: fluidbody\ntime: {dt: 0.5, steps: 9007199254740993}\n");
+  EXPECT_TRUE(has(m, "time.steps")) << m;
+  EXPECT_TRUE(has(m, "out of range")) << m;
+  const Schema s = limitsSchema();
+  const Deck d("model: fluidbody\ntime: {dt: 0.5, steps: 9007199254740992}\n", "deck.yaml", s);
+  EXPECT_EQ(readRunConfig(d).steps, 9007199254740992);
+}

@@ -163,8 +163,8 @@ class Logs(unittest.TestCase):
             self.assertNotIn("deck", old.attrs)
 
     def test_summary_agrees_with_the_log(self):
-        # The driver's summary.json (kinds of io/Quantities, deck-aware) names exactly the columns the
-        # reader tags conserved, and its changes are the log's max |c - c0| / |c0|.
+        # The driver's summary.json (the kinds the model logs for its configuration) names exactly
+        # the columns the reader tags conserved, and its changes are the log's max |c - c0| / |c0|.
         for name in EXPECTED_KINDS:
             with self.subTest(run=name):
                 r = run(name)

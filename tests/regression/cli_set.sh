@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The command line for users (issue 16.3, 16.4, 16.8): --set KEY=VALUE overrides deck values with
+# The command line for users (docs/running.md "Running a driver"): --set KEY=VALUE overrides deck values with
 # the file's checks and is recorded in the log; another driver's deck names its driver; --version
 # names the libraries.
 source "$(dirname "$0")/lib.bash"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad input through the driver (issue 2): usage errors exit 64, bad decks 65 with file:line:col,
+# Bad input through the driver (one clear line and a documented exit code): usage errors exit 64, bad decks 65 with file:line:col,
 # corrupt checkpoints fall back with a warning, no usable checkpoint exits 65.
 source "$(dirname "$0")/lib.bash"
 DRIVER=kirchhoff-fluidbody

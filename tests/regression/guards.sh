@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Numerical guards through the real fluidbody driver (issue 9, item 4), on 1 and 2 ranks:
+# Numerical guards through the real fluidbody driver (never a silently wrong number), on 1 and 2 ranks:
 # SNES divergence at step k stops with exit 1, names step k, keeps the last good checkpoint (and
 # writes none of the failed step); a vortex reaching a body stops with exit 1 and a checkpoint
 # of that very (valid) step. The NaN/Inf guards are tested with a test model in tests/run.

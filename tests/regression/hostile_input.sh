@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile input through the drivers (issue 17 items 2, 3, 4, 10): integer keys beyond their range,
+# Hostile input through the drivers (no wrap-around, no unbounded read or run): integer keys beyond their range,
 # decks and vertex files that are devices, directories or FIFOs, a second YAML document, a huge
 # particle count: each refused with exit 65 and a message naming file, key and limit, at once.
 # SIGHUP and SIGQUIT stop a run like SIGTERM (checkpoint, exit 75).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kill -9 loop (issue 15, item 5): a disk + vortex run (checkpoint_interval 7, snapshot_interval 5)
+# kill -9 loop (a 2-rank restart after kill -9 once hung): a disk + vortex run (checkpoint_interval 7, snapshot_interval 5)
 # killed at random times (during steps, checkpoint and snapshot writes), each kill followed by
 # --restart, on 1 and 2 ranks; every run under `timeout` (a hang fails); the log and the final
 # state bitwise equal to a straight run's. On 2 ranks some kills hit mpirun only: its orphaned

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A valid deck over 64 KiB (issue 17, item 5): a 70 KiB comment block with UTF-8 text runs on 1
+# A valid deck over 64 KiB (HDF5 attributes cannot hold it): a 70 KiB comment block with UTF-8 text runs on 1
 # and 2 ranks; invariants.h5, snapshots.h5 and the checkpoints hold the exact deck text in the
 # dataset /deck (docs/output.md); --restart with the same deck continues bitwise and the deck
 # comparison still refuses a changed time.dt.

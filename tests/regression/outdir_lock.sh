@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One run per output folder (issue 15, item 1): a second run or restart on a folder in use is
+# One run per output folder (two writers would corrupt it): a second run or restart on a folder in use is
 # refused with exit 64 naming the holder, the first run's log is complete and equal to a lone
 # run's; after kill -9 of the holder a --restart takes the stale lock over and ends bitwise equal.
 source "$(dirname "$0")/lib.bash"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kirchhoff's own PETSc options (issue 16.2): -help lists each with its default, a bad value of
+# kirchhoff's own PETSc options (registered the PETSc way, docs/running.md): -help lists each with its default, a bad value of
 # each is one line and exit 65 (also on 2 ranks), and -log_view shows the kirchhoff stages/events.
 # The option list is read from the sources, so a new option without a test entry fails here.
 source "$(dirname "$0")/lib.bash"
@@ -75,6 +75,34 @@ done
 sed 's/^output:/petsc_options: "-del_jacobian_lag -3"\noutput:/' deck.yaml > opts.yaml
 expect_exit 65 "$BIN/$DRIVER" opts.yaml -o bad --overwrite
 expect_output "error: PETSc option -del_jacobian_lag: Newly set value -3 less than allowed bound 1"
+# PETSc's own options of the solvers: one line naming the option (a traceback on every rank and
+# exit 1 before), from the command line or the deck, on 1 and 2 ranks.
+for np in 1 2; do
+  expect_exit 65 run_np $np deck.yaml -o bad --overwrite -del_snes_rtol abc
+  expect_output "error: PETSc option -del_snes_rtol abc: Input string abc has no numeric value"
+  ! grep -q "PETSC ERROR" last.out || { cat last.out >&2; fail "a PETSc traceback on $np rank(s)"; }
+  [ "$(grep -c error last.out)" = 1 ] || { cat last.out >&2; fail "-del_snes_rtol abc: not one line on $np rank(s)"; }
+done
+sed 's/^output:/petsc_options: "-panel_solver ksp -panel_pc_type nope"\noutput:/' deck.yaml > pc.yaml
+expect_exit 65 "$BIN/$DRIVER" pc.yaml -o bad --overwrite
+expect_output "error: PETSc option -panel_pc_type nope: Unable to find requested PC type nope"
+# Integers PETSc would wrap around (99999999999999999999 became -1, 4294967297 became 1).
+for v in 99999999999999999999 4294967297; do
+  expect_exit 65 "$BIN/$DRIVER" deck.yaml -o bad --overwrite -del_jacobian_lag $v
+  expect_output "error: PETSc option -del_jacobian_lag $v: out of range, PETSc integers hold at most 2147483647"
+done
+# Out of memory at set-up (8000 vortices: a 16000^2 dense Jacobian under a 1.5 GB limit): one
+# line, exit 71, no traceback.
+$PY -c "
+import random
+random.seed(1)
+print('model: fluidbody\ntime: {dt: 0.01, steps: 2}\noutput: {progress_interval: 0}\nvortices:')
+for i in range(8000):
+    print('  - {position: [%.6f, %.6f], circulation: %.4f}' % (random.uniform(-50, 50), random.uniform(-50, 50), random.uniform(-1, 1)))
+" > many.yaml
+expect_exit 71 bash -c "ulimit -v 1500000; exec '$BIN/$DRIVER' many.yaml -o oom"
+expect_output "error: out of memory in DelSolver set-up"
+! grep -q "PETSC ERROR" last.out || { cat last.out >&2; fail "a PETSc traceback when out of memory"; }
 # A good value is used (no 'was not used' warning) and changes the solve.
 expect_exit 0 "$BIN/$DRIVER" deck.yaml -o fd --overwrite -del_jacobian fd -panel_solver ksp
 ! grep -q "was not used" last.out || fail "a kirchhoff option was reported unused"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rank-0-only errors reach every rank (issue 17, items 1 and 8): on 2 ranks under `timeout`, so a
+# Rank-0-only errors reach every rank (else the other ranks wait forever): on 2 ranks under `timeout`, so a
 # hang fails the test: both logs unreadable (65, then --new-log continues), a damaged
 # snapshots.h5 (kept aside with a warning), a read-only OUTDIR (64), --restart other/X.h5 into a
 # new folder (65 without, 0 with --new-log), a frozen rank 0 (the watchdog of rank 1).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Restart equivalence (issue 2): N steps straight vs N/2, stop, --restart, N/2 more, on 1 and 2
+# Restart equivalence (a restarted run must equal an uninterrupted one): N steps straight vs N/2, stop, --restart, N/2 more, on 1 and 2
 # ranks: final state and the whole invariant log bitwise identical; two cold starts identical; also composed.
 source "$(dirname "$0")/lib.bash"
 DRIVER=kirchhoff-fluidbody
@@ -40,7 +40,7 @@ restart_at_25() {
   done
 }
 restart_at_25 body.yaml b
-# Composed (scheme.composition kahan_li6, 9 DEL sub-steps per step; issue 14): a step is the whole
+# Composed (scheme.composition kahan_li6, 9 DEL sub-steps per step): a step is the whole
 # composition, so a restart at step 25 is bitwise the straight run, on 1 and 2 ranks.
 sed 's/^time:/scheme: {composition: kahan_li6}\ntime:/' body.yaml > composed.yaml
 restart_at_25 composed.yaml c

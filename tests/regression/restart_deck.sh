@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Restart with a changed deck (issue 15, item 2): a change of the state's meaning (time.dt, a
+# Restart with a changed deck (it must not continue a different run silently): a change of the state's meaning (time.dt, a
 # body) is refused with exit 65 naming the keys; a longer end_time continues bitwise and the
 # change is recorded in the log's attribute restart_changes. On 1 and 2 ranks.
 source "$(dirname "$0")/lib.bash"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smaller failure paths of the run loop (issue 17, item 10): SIGHUP and SIGQUIT stop with a
+# Smaller failure paths of the run loop (each once exited with the wrong code or hung): SIGHUP and SIGQUIT stop with a
 # checkpoint and exit 75 (not PETSc's 59); a stop right after a restart names the checkpoint it
 # restarted from (no empty path); a FIFO named like a checkpoint does not block a restart.
 source "$(dirname "$0")/lib.bash"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SIGUSR1 mid-run (issue 2): exit 75 with a readable checkpoint; resuming finishes with the same
+# SIGUSR1 mid-run (a batch system's pre-timeout signal): exit 75 with a readable checkpoint; resuming finishes with the same
 # final state and log as an uninterrupted run. Also the wall-clock budget (--max-wall).
 source "$(dirname "$0")/lib.bash"
 DRIVER=kirchhoff-fluidbody
@@ -22,6 +22,22 @@ for np in 1 2; do
   $CMP state ref$np/checkpoints sig$np/checkpoints
   $CMP logs ref$np/invariants.h5 sig$np/invariants.h5
 done
+# SIGTERM to mpirun: Open MPI's mpirun (4.1) ends the job and exits 1 whatever its ranks return,
+# and refuses to forward SIGTERM as it does SIGUSR1. The ranks still checkpoint and exit 75: the
+# message says where that exit code is, summary.json has it, and --restart continues.
+mpirun -n 2 "$BIN/$DRIVER" deck.yaml -o term >term.out 2>&1 & pid=$!
+for _ in $(seq 300); do [ -s term/checkpoints/checkpoint_0000000000.h5 ] && break; sleep 0.1; done
+sleep 1
+kill -TERM $pid
+set +e; wait $pid; code=$?; set -e
+cat term.out
+[ $code = 1 ] || [ $code = 75 ] || fail "mpirun exited $code after SIGTERM"
+grep -q "stopped at step .*(signal 15).*mpirun itself exits 1 after a SIGTERM; this run's exit code, 75, is in term/summary.json" term.out \
+  || fail "no stop message naming mpirun's exit code and summary.json"
+$PY -c "import json; s=json.load(open('term/summary.json')); assert (s['exit_status'], s['status']) == (75, 'stopped'), s"
+k=$($CMP newest term/checkpoints)
+[ "$k" -gt 0 ] || fail "no checkpoint after SIGTERM to mpirun"
+expect_exit 0 run_np 2 deck.yaml -o term --restart --steps $((k + 10))
 # Wall-clock budget: exits 75 before the budget ends, with a checkpoint.
 start=$(date +%s)
 expect_exit 75 run_np 1 deck.yaml -o wall --max-wall 3

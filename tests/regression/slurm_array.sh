@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SLURM sweeps (issue 5) on a real one-machine cluster (tests/slurm/fixture.sh): a 3-case sweep
+# SLURM sweeps (jobscripts/README.md) on a real one-machine cluster (tests/slurm/fixture.sh): a 3-case sweep
 # deck run as a job array (jobscripts/submit --array: task i runs `--case i`, each task its own
 # chain) and as one chained job running all cases; every link stops at a short wall budget
 # (exit 75) and the next resumes. Each case's final state and invariant log must equal a straight

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SLURM integration (issue 5) on a real one-machine cluster (tests/slurm/fixture.sh): one
+# SLURM integration (jobscripts/README.md) on a real one-machine cluster (tests/slurm/fixture.sh): one
 # fluidbody deck of M steps (M calibrated to ~45 s of this machine) run four ways, at once:
 #   ref      straight, outside SLURM;
 #   chain    jobscripts/submit, chain mode: each job stops at its wall budget (--max-wall, exit 75)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SLURM chains that cannot double up (issue 15, item 1) on the real one-machine cluster
+# SLURM chains that cannot double up (two chains would write one folder) on the real one-machine cluster
 # (tests/slurm/fixture.sh): two `submit`s of one deck and folder give one chain (the second is
 # refused, exit 64, naming the pending job), every link has the folder's job name and
 # --dependency=singleton, a link requeued while its successor is pending does not submit a

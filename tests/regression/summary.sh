@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# OUTDIR/summary.json (issue 16.7): written at the end of every run, finished, failed or stopped;
+# OUTDIR/summary.json (docs/output.md "summary.json"): written at the end of every run, finished, failed or stopped;
 # its numbers agree with the invariant log, the checkpoint and the command line; a restarted run
 # counts the whole log; jobscripts/summarize aggregates a sweep's cases.
 source "$(dirname "$0")/lib.bash"

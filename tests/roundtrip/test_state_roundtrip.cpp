@@ -1,4 +1,4 @@
-// Round trip of every model's saved state struct (issue 2): the State each driver builds from its
+// Round trip of every model's saved state struct (a checkpoint is exactly the State): the State each driver builds from its
 // decks in input/, advanced a few steps, written as a checkpoint and read back is bit-identical,
 // and Model::restore accepts it; a checkpoint of one deck is refused by another's layout.
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 
 #include "io/Checkpoint.hpp"
 #include "io/Deck.hpp"
+#include "io/RunConfig.hpp"
 #include "run/Main.hpp"
 #include "setup/damped/DampedSetup.hpp"
 #include "setup/fluidbody/FluidBodySetup.hpp"
@@ -40,23 +41,24 @@ void roundTrip(const run::Driver& driver, const std::string& deckName, int steps
   SCOPED_TRACE(deckName);
   const io::Schema schema = run::driverSchema(driver);
   const io::Deck deck = io::Deck::fromFile(deckPath(deckName), schema);
-  auto model = driver.make(deck, MPI_COMM_WORLD);
+  const double dt = io::readRunConfig(deck).dt;
+  auto model = driver.make(deck, dt, MPI_COMM_WORLD);
   State s = model->initialState();
   for (int k = 0; k < steps; ++k) {
     model->step(s);
     s.step += 1;
-    s.time = s.step * model->timeStep();
+    s.time = s.step * dt;
   }
   const std::string dir = "tmp_roundtrip_" + fs::path(deckName).stem().string();
   fs::remove_all(dir);
   io::CheckpointStore store(MPI_COMM_WORLD, dir, 2);
-  const std::string path = store.write(s, driver.model, model->timeStep(), deck.hash());
+  const std::string path = store.write(s, driver.model, dt, deck.hash());
   State back = model->initialState();  // the layout template
   store.read(path, back, driver.model);
   model->restore(back);
   EXPECT_TRUE(sameBits(s, back));
   // One more step from the restored state equals one more step from the original.
-  auto twin = driver.make(deck, MPI_COMM_WORLD);
+  auto twin = driver.make(deck, dt, MPI_COMM_WORLD);
   twin->restore(back);
   State s2 = s;
   model->step(s2);
@@ -81,8 +83,8 @@ TEST(StateRoundTrip, LayoutOfAnotherDeckIsRefused) {
   const io::Schema schema = run::driverSchema(d);
   const io::Deck a = io::Deck::fromFile(deckPath("fluidbody_disk_vortex.yaml"), schema);
   const io::Deck b = io::Deck::fromFile(deckPath("fluidbody_two_bodies.yaml"), schema);
-  auto ma = d.make(a, MPI_COMM_WORLD);
-  auto mb = d.make(b, MPI_COMM_WORLD);
+  auto ma = d.make(a, io::readRunConfig(a).dt, MPI_COMM_WORLD);
+  auto mb = d.make(b, io::readRunConfig(b).dt, MPI_COMM_WORLD);
   fs::remove_all("tmp_roundtrip_mismatch");
   io::CheckpointStore store(MPI_COMM_WORLD, "tmp_roundtrip_mismatch", 2);
   const std::string path = store.write(ma->initialState(), "fluidbody", 0.025, a.hash());

@@ -1,4 +1,4 @@
-// A tiny test Model for the run-loop numerical guards (issue 9, item 4): a harmonic oscillator
+// A tiny test Model for the run-loop numerical guards (never a silently wrong number): a harmonic oscillator
 // advanced by its exact flow map (rotation by dt) that injects one chosen fault at step k.
 #pragma once
 
@@ -47,7 +47,6 @@ class GuardModel : public Model {
   }
 
   std::string name() const override { return "guard"; }
-  double timeStep() const override { return dt_; }
 
   State initialState() override {
     State s;
@@ -86,15 +85,21 @@ class GuardModel : public Model {
     return {1, 0.0};
   }
 
-  std::vector<std::string> invariantNames() const override { return {"energy", "q"}; }
+  static const std::vector<Column>& logColumns() {
+    static const std::vector<Column> c = {{"energy", "1", Kind::Conserved, "(q^2 + p^2) / 2"},
+                                          {"q", "1", Kind::Diagnostic, "position q"}};
+    return c;
+  }
 
-  std::vector<double> invariants(const State& s, const StepReport&) override {
+  LogRow logRow(const State& s, const StepReport&) override {
     double e = 0.5 * (s["q"][0] * s["q"][0] + s["p"][0] * s["p"][0]);
     if (fault_ == "nan_invariant" && s.step == at_ && mine()) e = std::nan("");
     // Collective like a real model's: every rank returns the same values.
     int nan = std::isnan(e) ? 1 : 0, anyNan = 0;
     MPI_Allreduce(&nan, &anyNan, 1, MPI_INT, MPI_MAX, comm_);
-    return {anyNan ? std::nan("") : e, s["q"][0]};
+    LogRow row(logColumns());
+    row.add("energy", anyNan ? std::nan("") : e).add("q", s["q"][0]);
+    return row;
   }
 
   void check(const State& s) override {
@@ -125,9 +130,9 @@ inline run::Driver guardDriver() {
     g.integer("at_step", "step k at which it happens").def(1).min(0);
     g.integer("on_rank", "rank that injects it (-1: every rank)").def(-1).min(-1);
   };
-  d.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
+  d.make = [](const io::Deck& deck, double dt, MPI_Comm comm) -> std::unique_ptr<Model> {
     const io::DeckNode g = deck.root().map("guard");
-    return std::make_unique<GuardModel>(comm, deck.root().map("time").real("dt"), g.string("fault"),
+    return std::make_unique<GuardModel>(comm, dt, g.string("fault"),
                                         g.integer("at_step"), static_cast<int>(g.integer("on_rank")));
   };
   return d;

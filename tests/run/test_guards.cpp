@@ -1,4 +1,4 @@
-// Numerical guards of the run loop (issue 9, item 4; run/Simulation.cpp): NaN/Inf in the state,
+// Numerical guards of the run loop (run/Simulation.cpp; never a silently wrong number): NaN/Inf in the state,
 // a non-finite invariant, a failed step (SNES divergence) and a physical stop each end the run at
 // that step with exit 1, a message naming the step, and the last good checkpoint kept.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Stop signals (run/Signals.hpp, issue 17 items 4 and 10): SIGUSR1/TERM/INT/HUP/QUIT only set the
+// Stop signals (run/Signals.hpp; set-up once ignored them, SIGHUP/SIGQUIT exited 59): SIGUSR1/TERM/INT/HUP/QUIT only set the
 // flag the run loop polls; inside an ImmediateStop scope (set-up) they end the process at once with
 // exit 75. Each case runs in a forked child so the test process keeps its own handlers.
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
 // The discrete normal modes (docs/slosh.md (SL-17)) are the linearization of the stepper itself: the
 // eigenvalues exp(+-i omega_h dt) of the complex-step Jacobian of one Stormer-Verlet step at rest give
-// omega = (2/dt) sin(omega_h dt / 2), for every quadrature including Simpson (issue 15, item 6).
+// omega = (2/dt) sin(omega_h dt / 2), for every quadrature including Simpson (the frequency table
+// must hold for every quadrature the deck offers).
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -70,11 +71,11 @@ TEST(SloshLinearModes, AreTheEigenvaluesOfTheStepperForEveryQuadrature) {
   }
 }
 
-// The tank of the issue: L = 2 m, h0 = 0.15 m, N = 300, Simpson, 0.5 CFL. The vehicle-coupled modes
+// The reference tank: L = 2 m, h0 = 0.15 m, N = 300, Simpson, 0.5 CFL. The vehicle-coupled modes
 // (those --frequencies prints) equal the map's to 1e-9 (measured 4e-11); with trapezoid interior
 // weights and Simpson's wall weight in the mass matrix (the table before the fix) the second coupled
 // mode was 3.56472 rad/s against the map's 3.56254 (6e-4 relative).
-TEST(SloshLinearModes, SimpsonTankOfTheIssue) {
+TEST(SloshLinearModes, SimpsonReferenceTank) {
   Config cfg = st::baseConfig(300, 0.0, Quadrature::Simpson);
   cfg.par.length = 2.0;
   cfg.depth = Profile();

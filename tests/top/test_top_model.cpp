@@ -55,12 +55,16 @@ TEST(TopModel, InitialInvariants) {
   const std::vector<double> expected = {9.5, 1.0, f2, 4.0, 4.0, 0.5, 2.0 * f2, 0.0, 0.0, 0.0};
   for (TopScheme s : {TopScheme::CollectiveImplicitMidpoint, TopScheme::DirectExplicitMidpoint}) {
     TopModel m(kovalevskayaConfig(s, true));
-    const auto names = m.invariantNames();
+    const LogRow row = m.logRow(m.initialState(), StepReport{});
+    const auto names = row.names();
     ASSERT_EQ(names.size(), expected.size());
     EXPECT_EQ(names[0], "energy");  // the run loop's progress column
     EXPECT_EQ(names[3], "kovalevskaya");
     EXPECT_EQ(names.back(), "error");
-    const auto v = m.invariants(m.initialState(), StepReport{});
+    // K is conserved for this Kovalevskaya top, Pi3 only for a Lagrange top.
+    EXPECT_EQ(row.quantities()[3].kind, "conserved");
+    EXPECT_EQ(row.quantities()[4].kind, "diagnostic");
+    const auto v = row.values();
     for (std::size_t i = 0; i < v.size(); ++i)
       EXPECT_NEAR(v[i], expected[i], 1e-14 * (1.0 + std::abs(expected[i]))) << names[i];
   }
@@ -69,8 +73,12 @@ TEST(TopModel, InitialInvariants) {
   lag.top.inertia = Vec3(1.0, 1.0, 0.5);
   lag.top.c = Vec3(0.0, 0.0, 1.0);
   TopModel m(lag);
-  EXPECT_EQ(m.invariantNames().size(), 9u);
-  EXPECT_EQ(m.invariants(m.initialState(), StepReport{})[3], 0.0);
+  const LogRow row = m.logRow(m.initialState(), StepReport{});
+  EXPECT_EQ(row.size(), 9u);
+  EXPECT_EQ(row.values()[3], 0.0);
+  // A Lagrange top (I1 = I2, c = e3): Pi3 is its integral, K is not.
+  EXPECT_EQ(row.quantities()[3].kind, "diagnostic");
+  EXPECT_EQ(row.quantities()[4].kind, "conserved");
 }
 
 // A failed Newton solve throws NumericalError carrying the step and leaves the state unchanged.
@@ -144,7 +152,7 @@ TEST(TopModel, ReplayFromCopiedStateIsBitwise) {
       for (int k = 0; k < n; ++k) {
         r = m.step(st);
         st.step += 1;
-        st.time = static_cast<double>(st.step) * m.timeStep();
+        st.time = static_cast<double>(st.step) * m.config().dt;
       }
       return r;
     };
@@ -157,7 +165,7 @@ TEST(TopModel, ReplayFromCopiedStateIsBitwise) {
     for (int k = 0; k < 100; ++k) {
       r2 = fresh.step(copy);
       copy.step += 1;
-      copy.time = static_cast<double>(copy.step) * fresh.timeStep();
+      copy.time = static_cast<double>(copy.step) * fresh.config().dt;
     }
     for (std::size_t f = 0; f < s.fields.size(); ++f)
       EXPECT_EQ(s.fields[f].data, copy.fields[f].data) << si << " " << s.fields[f].name;
@@ -175,7 +183,7 @@ TEST(TopModel, ErrorColumnAgainstReference) {
   for (int k = 0; k < 500; ++k) {
     r = m.step(s);
     s.step += 1;
-    s.time = static_cast<double>(s.step) * m.timeStep();
+    s.time = static_cast<double>(s.step) * m.config().dt;
   }
   integrators::Dop853Options opt;
   opt.rtol = opt.atol = 1e-13;

@@ -9,6 +9,7 @@
 
 #include "core/Error.hpp"
 #include "io/Deck.hpp"
+#include "io/RunConfig.hpp"
 #include "setup/top/TopSetup.hpp"
 
 namespace {
@@ -35,7 +36,8 @@ initial:
 )";
 
 top::TopConfig read(const std::string& text) {
-  return setup::readTopConfig(io::Deck(text, "test.yaml", schema()));
+  const io::Deck deck(text, "test.yaml", schema());
+  return setup::readTopConfig(deck, io::readRunConfig(deck).dt);
 }
 
 // Defaults: collective implicit midpoint, m g l = 1, shift 0, Newton atol 1e-14, no reference.
@@ -118,7 +120,7 @@ TEST(TopSetup, ShippedDecks) {
                            "top_kovalevskaya_direct_explicit", "top_kovalevskaya_direct_implicit",
                            "top_lagrange"}) {
     const io::Deck deck = io::Deck::fromFile(in + name + ".yaml", schema());
-    const top::TopConfig c = setup::readTopConfig(deck);
+    const top::TopConfig c = setup::readTopConfig(deck, io::readRunConfig(deck).dt);
     top::TopModel m(c);
     const auto v = m.invariants(m.initialState(), StepReport{});
     if (std::string(name) != "top_lagrange") {

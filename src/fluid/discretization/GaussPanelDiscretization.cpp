@@ -7,48 +7,28 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
+#include "integrators/GaussLegendre.hpp"
 
 namespace kirchhoff::fluid {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846264338327950288;
-constexpr double kInvTwoPi = 0.15915494309189533576888376337251436;
 /// Half-width (in u) of the innermost interval of a self panel, integrated in closed form: error ~ g^2 log g.
 constexpr double kGap = 1e-9;
-
-/// Gauss-Legendre nodes and weights on [-1, 1] (Newton on P_n from the Chebyshev guesses).
-void gaussLegendre(int n, std::vector<double>& x, std::vector<double>& w) {
-  x.resize(n), w.resize(n);
-  for (int i = 0; i < n; ++i) {
-    double z = std::cos(kPi * (i + 0.75) / (n + 0.5)), dp = 1.0;
-    for (int it = 0; it < 100; ++it) {
-      double p0 = 1.0, p1 = z;
-      for (int k = 2; k <= n; ++k) {
-        const double p2 = ((2.0 * k - 1.0) * z * p1 - (k - 1.0) * p0) / k;
-        p0 = p1, p1 = p2;
-      }
-      dp = n * (z * p1 - p0) / (z * z - 1.0);
-      const double dz = p1 / dp;
-      z -= dz;
-      if (std::abs(dz) < 1e-16) break;
-    }
-    x[n - 1 - i] = z;
-    w[n - 1 - i] = 2.0 / ((1.0 - z * z) * dp * dp);
-  }
-}
 
 }  // namespace
 
 GaussPanelDiscretization::GaussPanelDiscretization(std::vector<PiecewiseCurve> curves,
-                                                   const GaussPanelOptions& options)
+                                                   const GaussPanelOptions& options,
+                                                   std::vector<std::vector<std::array<int, 2>>> endLevels)
     : curves_(std::move(curves)), options_(options) {
   if (options_.order < 2 || options_.order > 64 || !(options_.maxPanel > 0.0) || options_.levels < 0 ||
       options_.levels > 60 || !(options_.ratio >= 1.5 && options_.ratio <= 16.0))
     throw ConfigurationError("gauss panels: order in [2, 64], maxPanel > 0, levels in [0, 60], ratio in [1.5, 16]");
   const int n = static_cast<int>(curves_.size()), p = options_.order;
-  gaussLegendre(p, gl_, glw_);
+  integrators::gaussLegendreRule(p, gl_, glw_);
   bary_.resize(p);
   for (int k = 0; k < p; ++k) bary_[k] = (k % 2 ? -1.0 : 1.0) * std::sqrt((1.0 - gl_[k] * gl_[k]) * glw_[k]);
   resize(n);
@@ -59,16 +39,18 @@ GaussPanelDiscretization::GaussPanelDiscretization(std::vector<PiecewiseCurve> c
     for (int k = 0; k < static_cast<int>(curves_[j].pieces.size()); ++k) {
       const CurvePiece& c = curves_[j].pieces[k];
       // Uniform panels, then the end panels halved `levels` times toward both ends of the piece.
-      const int m = std::max(1, static_cast<int>(std::ceil(c.length() / options_.maxPanel - 1e-12)));
+      const int m = uniformPanels(c.length(), options_.maxPanel);
       // Breakpoints as (distance from the nearer end, which end): exact down to 2^-60.
       std::vector<std::pair<double, bool>> br;
       for (int i = 0; i <= m; ++i)
         br.emplace_back(2 * i <= m ? static_cast<double>(i) / m : static_cast<double>(m - i) / m, 2 * i > m);
-      for (int l = 1; l <= options_.levels; ++l) {
-        const double h = options_.ratio == 2.0 ? std::ldexp(1.0 / m, -l) : std::pow(options_.ratio, -l) / m;
-        br.emplace_back(h, false);
-        br.emplace_back(h, true);
-      }
+      const int lv[2] = {endLevels.empty() ? options_.levels : endLevels[j][k][0],
+                         endLevels.empty() ? options_.levels : endLevels[j][k][1]};
+      for (int e = 0; e < 2; ++e)
+        for (int l = 1; l <= lv[e]; ++l) {
+          const double h = options_.ratio == 2.0 ? std::ldexp(1.0 / m, -l) : std::pow(options_.ratio, -l) / m;
+          br.emplace_back(h, e == 1);
+        }
       auto tOf = [](const std::pair<double, bool>& e) { return e.second ? 1.0 - e.first : e.first; };
       auto before = [&](const std::pair<double, bool>& x, const std::pair<double, bool>& y) {
         if (x.second != y.second) return !x.second;  // start half first
@@ -171,6 +153,15 @@ GaussPanelDiscretization::GaussPanelDiscretization(std::vector<PiecewiseCurve> c
   }
 }
 
+int GaussPanelDiscretization::uniformPanels(double length, double maxPanel) {
+  return std::max(1, static_cast<int>(std::ceil(length / maxPanel - 1e-12)));
+}
+
+int GaussPanelDiscretization::levelsFor(double length, double maxPanel, double h) {
+  const double uniform = length / uniformPanels(length, maxPanel);
+  return uniform <= h ? 0 : static_cast<int>(std::ceil(std::log2(uniform / h)));
+}
+
 void GaussPanelDiscretization::evalPanel(int j, const Panel& P, double u, Vec2& y, Vec2& dy) const {
   // s = P.t0 + h (u + 1) is t, or 1 - t for fromEnd panels (then t increases as s decreases).
   Vec2 d2;
@@ -230,6 +221,76 @@ void GaussPanelDiscretization::gradedRule(double u, double floor, bool gap, std:
       weights.push_back(h * glw_[k]);
     }
   }
+}
+
+void GaussPanelDiscretization::adaptiveRule(int j, const Panel& P, const Vec2& X, double a, double b, int depth,
+                                            std::vector<double>& nodes, std::vector<double>& weights) const {
+  Vec2 y, dy;
+  evalPanel(j, P, 0.5 * (a + b), y, dy);
+  if (depth < kMaxDepth && (X - y).norm() < kFarRatio * dy.norm() * (b - a)) {
+    adaptiveRule(j, P, X, a, 0.5 * (a + b), depth + 1, nodes, weights);
+    adaptiveRule(j, P, X, 0.5 * (a + b), b, depth + 1, nodes, weights);
+    return;
+  }
+  const double h = 0.5 * (b - a);
+  for (std::size_t k = 0; k < gl_.size(); ++k) {
+    nodes.push_back(a + h * (gl_[k] + 1.0));
+    weights.push_back(h * glw_[k]);
+  }
+}
+
+void GaussPanelDiscretization::nearEntries(int Q, const Complex& Z, std::vector<NearEntry>& out) const {
+  // (FB-65): W'_q = (1/2 pi) sum_k w_k l_q(u_k) / (Z - y_k), W''_q = -(1/2 pi) sum_k w_k l_q(u_k) / (Z - y_k)^2,
+  // S_q = (1/2 pi) sum_k w_k l_q(u_k) log|Z - y_k| over the adaptive rule's nodes u_k (w_k with |y'|).
+  out.clear();
+  if (!options_.nearInteractions) return;
+  const Vec2 X = lie::toVec(Z);
+  const int p = options_.order;
+  std::vector<double> l(p), un, uw;
+  for (const Panel& P : panels_[Q]) {
+    if ((X - P.centre).norm() - P.reach > kFarRatio * P.length + P.reach) continue;
+    Vec2 y, dy;
+    evalPanel(Q, P, 0.0, y, dy);
+    if (!((X - y).norm() < kFarRatio * 2.0 * dy.norm())) continue;  // depth 0 accepted: the point sources
+    un.clear(), uw.clear();
+    adaptiveRule(Q, P, X, -1.0, 1.0, 0, un, uw);
+    const std::size_t first = out.size();
+    for (int q = 0; q < p; ++q) out.push_back({P.first + q, Complex(0.0, 0.0), Complex(0.0, 0.0), 0.0});
+    for (std::size_t k = 0; k < un.size(); ++k) {
+      Vec2 yk, dyk;
+      evalPanel(Q, P, un[k], yk, dyk);
+      const Complex d = Z - lie::toComplex(yk), inv = 1.0 / d;
+      const double wk = uw[k] * dyk.norm() * kInvTwoPi, lg = 0.5 * std::log(std::norm(d));
+      basis(un[k], l.data());
+      for (int q = 0; q < p; ++q) {
+        NearEntry& e = out[first + q];
+        const double c = wk * l[q];
+        e.W1 += c * inv;
+        e.W2 -= c * inv * inv;
+        e.S += c * lg;
+      }
+    }
+  }
+}
+
+double GaussPanelDiscretization::legendreTail(int j, const double* values) const {
+  // c_k = (2k + 1) / 2 sum_i w_i P_k(u_i) f_i, P_k by the three-term recurrence.
+  const int p = options_.order;
+  double tail = 0.0;
+  for (const Panel& P : panels_[j]) {
+    double c[2] = {0.0, 0.0};
+    for (int i = 0; i < p; ++i) {
+      double p0 = 1.0, p1 = gl_[i];
+      for (int k = 2; k < p; ++k) {
+        const double p2 = ((2.0 * k - 1.0) * gl_[i] * p1 - (k - 1.0) * p0) / k;
+        p0 = p1, p1 = p2;
+      }
+      c[0] += glw_[i] * p0 * values[P.first + i];  // P_{p-2}
+      c[1] += glw_[i] * p1 * values[P.first + i];  // P_{p-1}
+    }
+    tail += P.length * std::hypot(0.5 * (2 * p - 3) * c[0], 0.5 * (2 * p - 1) * c[1]);
+  }
+  return tail;
 }
 
 void GaussPanelDiscretization::basis(double u, double* l) const {

@@ -3,6 +3,7 @@
 // interpolated density for near and self panels.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "fluid/geometry/PiecewiseCurve.hpp"
@@ -15,16 +16,39 @@ struct GaussPanelOptions {
   double maxPanel = 0.25;  ///< longest panel (before grading)
   int levels = 12;         ///< geometric refinements of the panels at each graded end
   double ratio = 2.0;      ///< grading ratio: the graded end panels shrink by this per level (FB-56)
+  /// Inter-body entries of near panels by the adaptive product rule (FB-65) instead of point sources
+  /// (bodies refined toward a close neighbour; off: the point sources of (FB-37) everywhere).
+  bool nearInteractions = false;
 };
 
 class GaussPanelDiscretization : public PointSourceDiscretization {
  public:
-  GaussPanelDiscretization(std::vector<PiecewiseCurve> curves, const GaussPanelOptions& options);
+  /// `endLevels[j][k]`: grading levels at the start and end of piece k of body j (empty: options.levels).
+  GaussPanelDiscretization(std::vector<PiecewiseCurve> curves, const GaussPanelOptions& options,
+                           std::vector<std::vector<std::array<int, 2>>> endLevels = {});
 
   std::string name() const override { return "gauss_panels"; }
+  /// Uniform panels of a piece of length L before grading: ceil(L / maxPanel), at least one.
+  static int uniformPanels(double length, double maxPanel);
+  /// Grading levels that make the end panel of such a piece at most h long.
+  static int levelsFor(double length, double maxPanel, double h);
   /// Near panels (closer than one panel length) by product integration of the interpolated density.
   void pointField(int Q, const lie::Pose& gQ, const Complex& z, int first, int count, double* psi,
                   Complex* dOmega, double* phi = nullptr) const override;
+
+  bool hasNearEntries(int /*Q*/) const override { return options_.nearInteractions; }
+  /// (FB-65): the panels of body Q closer to Z than kFarRatio times their length, by the adaptive rule.
+  void nearEntries(int Q, const Complex& Z, std::vector<NearEntry>& out) const override;
+  /// A panel (or part of one) of length l is integrated by its own Gauss-Legendre nodes for targets at
+  /// least kFarRatio l from its midpoint: the target lies outside the Bernstein ellipse of parameter
+  /// 2 + sqrt(3), where the 16-point rule errs by ~ (2 + sqrt 3)^-32 ~ 1e-18.
+  static constexpr double kFarRatio = 1.0;
+  /// Most bisections of the adaptive rule (a target at 2^-40 panel lengths: none is that close).
+  static constexpr int kMaxDepth = 40;
+
+  /// (FB-66): sum over the panels of body j of l_P |(c_{p-2}, c_{p-1})|, the last two Legendre
+  /// coefficients of `values` (one per node) on panel P of length l_P.
+  double legendreTail(int j, const double* values) const;
 
   struct Panel {
     int piece = 0, first = 0;  // first node
@@ -46,6 +70,10 @@ class GaussPanelDiscretization : public PointSourceDiscretization {
   /// Lagrange basis of the panel nodes at u (order values).
   void basis(double u, double* l) const;
   bool isNear(int j, const Panel& P, const Vec2& X, double& dist, double& u) const;
+  /// Bisections of [a, b] (panel parameter) until every part is kFarRatio of its length from X; the
+  /// Gauss-Legendre nodes and weights of the parts (FB-65).
+  void adaptiveRule(int j, const Panel& P, const Vec2& X, double a, double b, int depth, std::vector<double>& nodes,
+                    std::vector<double>& weights) const;
 
   std::vector<PiecewiseCurve> curves_;
   GaussPanelOptions options_;

@@ -7,14 +7,13 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 
 namespace kirchhoff::fluid {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846264338327950288;
-constexpr double kInvTwoPi = 0.15915494309189533576888376337251436;
 
 /// Kress weights R_m, m = 0..N-1 (FB-36): int log(4 sin^2((t - s)/2)) f(s) ds ~ sum_q R_{p-q} f(s_q) at t = s_p,
 /// exact for trigonometric polynomials of degree N/2: R(t) = -(4 pi/N) sum_{k<N/2} cos(kt)/k - (4 pi/N^2) cos(N t/2).

@@ -11,7 +11,6 @@
 
 namespace kirchhoff::fluid {
 
-using panel::kInvTwoPi;
 
 namespace {
 
@@ -178,7 +177,7 @@ void PanelDiscretization::buildSelfBlocks() {
       const int g = o + p;
       switch (correction_[j]) {
         case PanelCorrection::Turning:
-          A(p, p) = 0.5 + ln2 / (4.0 * panel::kPi) * (geometry_.turnStart[g] + geometry_.turnEnd[g]);
+          A(p, p) = 0.5 + ln2 / (4.0 * kPi) * (geometry_.turnStart[g] + geometry_.turnEnd[g]);
           break;
         case PanelCorrection::Flux: {
           double col = 0.0;

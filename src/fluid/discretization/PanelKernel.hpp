@@ -5,14 +5,12 @@
 #include <cmath>
 #include <complex>
 
+#include "core/Constants.hpp"
 #include "lie/SE2.hpp"
 
 namespace kirchhoff::fluid::panel {
 
 using Complex = std::complex<double>;
-
-constexpr double kInvTwoPi = 0.15915494309189533576888376337251436;
-constexpr double kPi = 3.14159265358979323846264338327950288;
 
 /// A straight panel from a to b = a + l t (complex plane), tbar = conj(t) = 1/t.
 struct Segment {

@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/Constants.hpp"
+
 namespace kirchhoff::fluid {
 
 namespace {
-constexpr double kInvTwoPi = 0.15915494309189533576888376337251436;
 const Complex kI(0.0, 1.0);
 inline Complex inverse(const Complex& d) { return std::conj(d) / std::norm(d); }
 }  // namespace
@@ -46,15 +47,29 @@ void PointSourceDiscretization::place(int j, const lie::Pose& g) const {
   placed_[j] = true;
 }
 
+void PointSourceDiscretization::nearPatch(int Q, const lie::Pose& gQ, const Complex& z,
+                                          std::vector<NearEntry>& entries, std::vector<int>& patch) const {
+  for (const NearEntry& e : entries) patch[e.q] = -1;
+  entries.clear();
+  const Complex Z = std::polar(1.0, -gQ.theta) * (z - lie::toComplex(gQ.y));
+  nearEntries(Q, Z, entries);
+  for (std::size_t k = 0; k < entries.size(); ++k) patch[entries[k].q] = static_cast<int>(k);
+}
+
 void PointSourceDiscretization::interaction(int P, const lie::Pose& gP, int first, int count, int Q,
                                         const lie::Pose& gQ, double* M, int ldM, double* S, int ldS) const {
   // Trapezoidal rule on body Q's nodes (FB-37): M_pq = (w_q / 2 pi) Re(nu_p / (x_p - x_q)),
   // S_pq = (w_q / 2 pi) log|x_p - x_q|.
   place(P, gP);
   place(Q, gQ);
+  // Nodes of near panels (FB-65): the body-frame kernels of the finer rule, rotated by e^{-i theta_Q}.
   const std::vector<Complex>& zq = x_[Q];
   const std::vector<double>& w = nodes_[Q].weight;
   const int n = static_cast<int>(zq.size());
+  const bool near = hasNearEntries(Q);
+  const Complex rot = std::polar(1.0, -gQ.theta);
+  std::vector<NearEntry> entries;
+  std::vector<int> patch(near ? n : 0, -1);
   for (int r = 0; r < count; ++r) {
     const Complex z = x_[P][first + r], nu = nu_[P][first + r];
     double* Mr = M ? M + static_cast<std::size_t>(r) * ldM : nullptr;
@@ -64,6 +79,12 @@ void PointSourceDiscretization::interaction(int P, const lie::Pose& gP, int firs
       const double c = w[q] * kInvTwoPi;
       if (Mr) Mr[q] = c * (nu * inverse(d)).real();
       if (Sr) Sr[q] = 0.5 * c * std::log(std::norm(d));
+    }
+    if (!near) continue;
+    nearPatch(Q, gQ, z, entries, patch);
+    for (const NearEntry& e : entries) {
+      if (Mr) Mr[e.q] = (nu * e.W1 * rot).real();
+      if (Sr) Sr[e.q] = e.S;
     }
   }
 }
@@ -93,13 +114,23 @@ Eigen::Vector3d PointSourceDiscretization::interactionGradient(int P, const lie:
   std::vector<Complex> d1(k), d2(k);
   const Complex centre = lie::toComplex(gP.y);
   Eigen::Vector3d g = Eigen::Vector3d::Zero();
+  // Near panels (FB-65): W', W'' of the finer rule (body frame, rotated), the exact derivatives of its entries.
+  const bool near = hasNearEntries(Q);
+  const Complex rot = std::polar(1.0, -gQ.theta);
+  std::vector<NearEntry> entries;
+  std::vector<int> patch(near ? n : 0, -1);
   for (int r = 0; r < count; ++r) {
     const Complex z = x_[P][first + r], nu = nu_[P][first + r], arm = kI * (z - centre);
     std::fill(d1.begin(), d1.end(), Complex(0.0, 0.0));
     std::fill(d2.begin(), d2.end(), Complex(0.0, 0.0));
+    if (near) nearPatch(Q, gQ, z, entries, patch);
     for (int q = 0; q < n; ++q) {
       const Complex inv = inverse(z - zq[q]);
-      const Complex W1 = (w[q] * kInvTwoPi) * inv, W2 = -W1 * inv;
+      Complex W1 = (w[q] * kInvTwoPi) * inv, W2 = -W1 * inv;
+      if (near && patch[q] >= 0) {
+        const NearEntry& e = entries[patch[q]];
+        W1 = e.W1 * rot, W2 = e.W2 * (rot * rot);
+      }
       for (int s = 0; s < k; ++s) {
         d1[s] += v[s][q] * W1;
         d2[s] += v[s][q] * W2;

@@ -22,6 +22,18 @@ class PointSourceDiscretization : public Discretization {
                                       const lie::Pose& gQ, const PairWeights& w) const override;
   Eigen::MatrixXcd multipoleMoments(int j, int order) const override;
 
+  /// Kernels of source node q of body Q at a body-frame target Z by a rule finer than the point source
+  /// (docs/fluidbody.md (FB-65)): W1 = W'_q(Z), W2 = W''_q(Z), S = the potential, all body frame.
+  struct NearEntry {
+    int q;
+    Complex W1, W2;
+    double S;
+  };
+  /// Whether body Q replaces point sources near its boundary (default none: (FB-37) everywhere).
+  virtual bool hasNearEntries(int /*Q*/) const { return false; }
+  /// The nodes of body Q whose point-source entries at Z are replaced, with their kernels.
+  virtual void nearEntries(int /*Q*/, const Complex& /*Z*/, std::vector<NearEntry>& out) const { out.clear(); }
+
  protected:
   /// Sets the body count (nodes_, selfM_, selfS_ are filled by the derived constructor).
   void resize(int n);
@@ -35,6 +47,10 @@ class PointSourceDiscretization : public Discretization {
 
  private:
   void place(int j, const lie::Pose& g) const;
+  /// The near entries of body Q at the spatial point z (body Q at gQ), indexed by node: patch[q] is
+  /// the entry of node q or -1 (patch sized to body Q; entries reset).
+  void nearPatch(int Q, const lie::Pose& gQ, const Complex& z, std::vector<NearEntry>& entries,
+                 std::vector<int>& patch) const;
   // Spatial nodes and normals at the pose of the last call, per body.
   mutable std::vector<std::vector<Complex>> x_, nu_;
   mutable std::vector<lie::Pose> pose_;

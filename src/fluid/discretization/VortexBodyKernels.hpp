@@ -20,7 +20,7 @@ inline Complex inverseDistance(const Complex& z, const lie::Vec2& gamma, double 
 
 /// b_I,p from sum K_i / (z_p - gamma_i) at node p with normal nu: -Re(V nu), V = -i sum / (2 pi).
 inline double imageData(const Complex& sum, const Complex& nu) {
-  const Complex V = -Complex(0.0, 1.0) * panel::kInvTwoPi * sum;
+  const Complex V = -Complex(0.0, 1.0) * kInvTwoPi * sum;
   return -(V * nu).real();
 }
 
@@ -39,8 +39,8 @@ inline void addStreamGradient(const Complex& dOmega, const Complex& gamma, const
 inline void addImageGradient(const Complex& z, const Complex& nu, const Complex& cP, const Complex& gamma, double K,
                              double w, lie::Vec2& gi, double* bodyGrad) {
   const Complex kI(0.0, 1.0), d = z - gamma;
-  const Complex k = K * panel::kInvTwoPi / (d * d);
-  const Complex Vi = -kI * K * panel::kInvTwoPi / d;
+  const Complex k = K * kInvTwoPi / (d * d);
+  const Complex Vi = -kI * K * kInvTwoPi / d;
   const lie::Vec2 gg = panel::gradRe(kI * k * nu);  // d b_p / d gamma
   gi += w * gg;
   bodyGrad[1] -= w * gg.x();

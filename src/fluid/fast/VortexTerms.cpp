@@ -119,7 +119,7 @@ void VortexTerms::freeField() {
   for (int g = g0_; g < g1_; ++g) a.col(leafOf(g)) = groups_->multipole(g, K_, p_);
   const Eigen::MatrixXcd L = forward(fromVortices_, a);
   freeLocals_ = L.leftCols(n_);
-  Eigen::MatrixXcd b = kI * panel::kInvTwoPi * freeLocals_;
+  Eigen::MatrixXcd b = kI * kInvTwoPi * freeLocals_;
   applyRotations(b, poses_, b0_, b1_);
   bI_ = Eigen::VectorXd::Zero(layout_.nodes);
   moments_.evaluate(true, b, bI_);
@@ -256,7 +256,7 @@ void VortexTerms::addImageGradient(const Eigen::VectorXd& lambda, Eigen::VectorX
   Eigen::MatrixXcd c = Eigen::MatrixXcd::Zero(p_ + 1, tree_.leafCount());
   moments_.contract(true, lambda, c);
   applyRotations(c, poses_, b0_, b1_);
-  c *= kI * panel::kInvTwoPi;
+  c *= kI * kInvTwoPi;
   for (int P = b0_; P < b1_; ++P)
     grad.segment<3>(3 * P) += ClusterTree::targetGradient(c.col(P), freeLocals_.col(P), disc_.body(P).radius);
   const Eigen::MatrixXcd e = transpose(fromVortices_, c);

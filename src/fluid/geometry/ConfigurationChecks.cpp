@@ -37,16 +37,11 @@ bool overlap(const Polygon& pa, const std::vector<Vec2>& a, const lie::Pose& ga,
   return contains(pb, gb.applyInverse(a[0])) || contains(pa, ga.applyInverse(b[0]));
 }
 
-/// Radius of the disk about the body-frame origin holding the outline, and its longest edge.
+/// Radius of the disk about the body-frame origin holding the outline.
 double outlineRadius(const Polygon& p) {
   double r = 0.0;
   for (const Vec2& Z : p.vertices) r = std::max(r, Z.norm());
   return r;
-}
-double longestEdge(const Polygon& p) {
-  double h = 0.0;
-  for (int k = 0; k < p.size(); ++k) h = std::max(h, (p.vertices[(k + 1) % p.size()] - p.vertices[k]).norm());
-  return h;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 
+#include "core/Constants.hpp"
 #include "lie/SE2.hpp"
 
 namespace kirchhoff::fluid {
@@ -19,8 +20,6 @@ struct Vortices {
   std::vector<double> K;
   int size() const { return static_cast<int>(gamma.size()); }
 };
-
-constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 /// u_gamma(z) = sum_{i != skip} (K_i / 2 pi) J (z - gamma_i) / |z - gamma_i|^2.
 inline Vec2 biotSavart(const Vortices& v, const Vec2& z, int skip = -1) {

@@ -80,6 +80,16 @@ std::string simplePolygonDefect(const std::vector<Vec2>& v) {
       os << "vertex " << k << " is not finite";
       return os.str();
     }
+  // Areas and moments of inertia are products of up to four coordinates (and a density): past
+  // this size they overflow, and the crossing tests below would see NaN, not geometry.
+  constexpr double kMaxCoordinate = 1e50;
+  for (int k = 0; k < n; ++k)
+    if (std::max(std::abs(v[k].x()), std::abs(v[k].y())) > kMaxCoordinate) {
+      os << "vertex " << k << " (" << v[k].x() << ", " << v[k].y() << ") is farther than " << kMaxCoordinate
+         << " from the origin: areas and moments of inertia (4th powers of lengths) would overflow; "
+            "rescale the problem";
+      return os.str();
+    }
   for (int k = 0; k < n; ++k)
     if ((v[k] - v[(k + 1) % n]).norm() == 0.0) {
       os << "vertices " << k << " and " << (k + 1) % n << " coincide";
@@ -148,6 +158,12 @@ bool contains(const Polygon& p, const Vec2& Z) {
     }
   }
   return in;
+}
+
+double longestEdge(const Polygon& p) {
+  double h = 0.0;
+  for (int k = 0; k < p.size(); ++k) h = std::max(h, (p.vertices[(k + 1) % p.size()] - p.vertices[k]).norm());
+  return h;
 }
 
 double boundaryDistance(const Polygon& p, const Vec2& Z, int* nearestEdge) {

@@ -50,6 +50,8 @@ Polygon makePolygon(std::vector<Vec2> v, const std::string& name = "polygon", bo
 bool contains(const Polygon& p, const Vec2& Z);
 /// Distance from the body-frame point Z to the polygon boundary, and the index of the nearest edge.
 double boundaryDistance(const Polygon& p, const Vec2& Z, int* nearestEdge = nullptr);
+/// The longest edge (the panel length of the panel discretization's stops).
+double longestEdge(const Polygon& p);
 /// True if segments [a, b] and [c, d] intersect (touching counts).
 bool segmentsIntersect(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d);
 

@@ -6,13 +6,13 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 
 namespace kirchhoff::fluid {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846264338327950288;
 
 void requirePositive(const std::string& kind, const std::string& key, double v) {
   if (!(v > 0.0) || !std::isfinite(v)) {
@@ -132,37 +132,10 @@ Polygon curveOutline(const SmoothCurve& curve, int edges) {
   return p;
 }
 
-bool isSmoothAnalytic(const ShapeSpec& spec) {
-  return spec.kind == "circle" || spec.kind == "ellipse" || spec.kind == "star";
+const Choices<CurveSampling>& curveSamplings() {
+  static const Choices<CurveSampling> c("curve sampling",
+                                        {{"tangent", CurveSampling::Tangent}, {"inscribed", CurveSampling::Inscribed}});
+  return c;
 }
-
-SmoothCurve makeCurve(const ShapeSpec& spec) {
-  if (spec.kind == "circle") return circleCurve(spec.radius);
-  if (spec.kind == "ellipse") return ellipseCurve(spec.a, spec.b);
-  if (spec.kind == "star") return starCurve(spec.radius, spec.cosCoeffs, spec.sinCoeffs);
-  throw ConfigurationError("body shape '" + spec.kind + "' is not a smooth analytic curve (circle, ellipse, star)");
-}
-
-Polygon makeShape(const ShapeSpec& spec) {
-  if (spec.kind == "star") {
-    Polygon p = curveOutline(makeCurve(spec), spec.edges);
-    // The panel body frame is the polygon's centroid.
-    return makePolygon(p.vertices, "star", true);
-  }
-  if (spec.kind == "circle") return circle(spec.radius, spec.edges, spec.sampling);
-  if (spec.kind == "ellipse") return ellipse(spec.a, spec.b, spec.edges, spec.sampling);
-  if (spec.kind == "plate") return plate(spec.length, spec.thickness, spec.edges);
-  if (spec.kind == "polygon") return polygon(spec.vertices, spec.smooth);
-  throw ConfigurationError("body shape '" + spec.kind +
-                           "' is unknown (choices: circle, ellipse, star, plate, polygon)");
-}
-
-CurveSampling curveSampling(const std::string& name) {
-  if (name == "tangent") return CurveSampling::Tangent;
-  if (name == "inscribed") return CurveSampling::Inscribed;
-  throw ConfigurationError("curve sampling '" + name + "' is unknown (choices: tangent, inscribed)");
-}
-
-std::vector<std::string> shapeKinds() { return {"circle", "ellipse", "star", "plate", "polygon"}; }
 
 }  // namespace kirchhoff::fluid

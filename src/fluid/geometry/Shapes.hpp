@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Choices.hpp"
 #include "fluid/geometry/Polygon.hpp"
 #include "fluid/geometry/SmoothCurve.hpp"
 
@@ -44,31 +45,7 @@ Polygon polygon(const std::vector<Vec2>& vertices, bool smooth = false);
 /// and ellipses.
 Polygon curveOutline(const SmoothCurve& curve, int edges);
 
-/// A shape as a deck describes it (the setup code fills this from YAML).
-struct ShapeSpec {
-  std::string kind;        ///< "circle" | "ellipse" | "star" | "plate" | "polygon"
-  double radius = 1.0;     ///< circle, star
-  std::vector<double> cosCoeffs, sinCoeffs;  ///< star: r(s) = R (1 + sum a_k cos ks + b_k sin ks)
-  double a = 1.0, b = 1.0; ///< ellipse semi-axes (a along body x)
-  double length = 1.0;     ///< plate
-  double thickness = 0.1;  ///< plate
-  int edges = 64;          ///< circle, ellipse, star, plate (Nystrom: the node count)
-  CurveSampling sampling = CurveSampling::Tangent;  ///< circle, ellipse
-  std::vector<Vec2> vertices;  ///< polygon
-  bool smooth = false;     ///< polygon: vertices sample a smooth curve
-};
-
-/// The analytic curve of a circle, ellipse or star spec (the Nystrom geometry); false for others.
-bool isSmoothAnalytic(const ShapeSpec& spec);
-SmoothCurve makeCurve(const ShapeSpec& spec);
-
-/// Builds the shape; throws ConfigurationError naming the kind and the bad value.
-Polygon makeShape(const ShapeSpec& spec);
-
-/// "tangent" | "inscribed" -> CurveSampling; throws ConfigurationError naming the choices.
-CurveSampling curveSampling(const std::string& name);
-
-/// The shape kinds makeShape accepts, for schema documentation.
-std::vector<std::string> shapeKinds();
+/// The deck names of the samplings (shape.sampling): "tangent", "inscribed".
+const Choices<CurveSampling>& curveSamplings();
 
 }  // namespace kirchhoff::fluid

@@ -6,13 +6,13 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 
 namespace kirchhoff::fluid {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846264338327950288;
 
 void requirePositive(const std::string& kind, const std::string& key, double v) {
   if (!(v > 0.0) || !std::isfinite(v)) {

@@ -1,5 +1,5 @@
-// Turns a PETSc error code inside C++ code (constructors, methods that return values) into a
-// kirchhoff::NumericalError naming the call, the file and PETSc's own message.
+// Turns a PETSc error code inside C++ code (constructors, methods that return values) into an
+// exception naming the call, the file and PETSc's own message (core/PetscErrors: 1, 65 or 71).
 #pragma once
 
 #include <petscsys.h>
@@ -7,15 +7,12 @@
 #include <string>
 
 #include "core/Error.hpp"
+#include "core/PetscErrors.hpp"
 
 namespace kirchhoff::fluid {
 
 inline void throwOnPetscError(PetscErrorCode code, const char* call, const char* file, int line) {
-  if (code == 0) return;
-  const char* text = nullptr;
-  PetscErrorMessage(code, &text, nullptr);
-  throw NumericalError(std::string("PETSc call ") + call + " failed (" + file + ":" +
-                       std::to_string(line) + "): " + (text ? text : "unknown error"));
+  if (code != 0) checkPetsc(code, std::string(call) + " (" + file + ":" + std::to_string(line) + ")");
 }
 
 }  // namespace kirchhoff::fluid

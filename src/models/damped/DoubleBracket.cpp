@@ -8,6 +8,11 @@
 
 namespace kirchhoff::damped {
 
+const Choices<DdbVariant>& ddbVariants() {
+  static const Choices<DdbVariant> c("DDB variant", {{"plain", DdbVariant::Plain}, {"symmetric", DdbVariant::Symmetric}});
+  return c;
+}
+
 using integrators::newtonSolve;
 using integrators::NewtonOptions;
 using integrators::NewtonResult;

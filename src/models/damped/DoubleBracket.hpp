@@ -2,6 +2,7 @@
 // steps 1-4) with exp or Cayley retraction: the plain scheme and a symmetric 2nd-order variant.
 #pragma once
 
+#include "core/Choices.hpp"
 #include "integrators/DenseNewton.hpp"
 #include "models/damped/DiscreteMomentum.hpp"
 #include "models/damped/RigidBody.hpp"
@@ -16,6 +17,9 @@ enum class DdbVariant {
   /// D_s the midpoint rotation M' = tau(s phi((M + M')/2))^T M. Symmetric, hence order 2.
   Symmetric,
 };
+
+/// The deck names: "plain", "symmetric".
+const Choices<DdbVariant>& ddbVariants();
 
 struct DdbOptions {
   Retraction retraction = Retraction::Cayley;

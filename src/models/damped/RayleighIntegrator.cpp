@@ -6,6 +6,23 @@
 
 namespace kirchhoff::damped {
 
+const Choices<RayleighMethod>& rayleighMethods() {
+  static const Choices<RayleighMethod> c("damped scheme", [] {
+    using K = RayleighMethod::Kind;
+    auto method = [](K k, Splitting s = Splitting::Phi2S) {
+      RayleighMethod m;
+      m.kind = k;
+      m.splitting.method = s;
+      return m;
+    };
+    return std::vector<std::pair<std::string, RayleighMethod>>{
+        {"phi_2s", method(K::Splitting, Splitting::Phi2S)}, {"phi_3s", method(K::Splitting, Splitting::Phi3S)},
+        {"phi_rks", method(K::Splitting, Splitting::PhiRKS)}, {"heun", method(K::Heun)},
+        {"explicit_midpoint", method(K::ExplicitMidpoint)}, {"rk4", method(K::RK4)}, {"dop853", method(K::Dop853)}};
+  }());
+  return c;
+}
+
 std::string describe(const RayleighMethod& m) {
   switch (m.kind) {
     case RayleighMethod::Kind::Splitting: return describe(m.splitting);

@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 
+#include "core/Choices.hpp"
 #include "integrators/Dop853.hpp"
 #include "models/damped/RayleighSplitting.hpp"
 #include "models/damped/RayleighSystem.hpp"
@@ -18,6 +19,10 @@ struct RayleighMethod {
   SplittingScheme splitting{};           ///< Kind::Splitting
   integrators::Dop853Options dop{};      ///< Kind::Dop853 (tolerances of the reference)
 };
+
+/// The deck names of scheme.method: the splittings phi_2s, phi_3s, phi_rks (kind Splitting with
+/// their Splitting) and heun, explicit_midpoint, rk4, dop853; the reader fills in their options.
+const Choices<RayleighMethod>& rayleighMethods();
 
 std::string describe(const RayleighMethod& m);
 /// Force evaluations (grad V) per step, DOP853 excluded (adaptive): the cost unit of the tables.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/FieldChecks.hpp"
 
 namespace kirchhoff::damped {
 
@@ -40,16 +41,10 @@ State RayleighModel::initialState() {
 
 void RayleighModel::restore(State& s) {
   const std::size_t n = static_cast<std::size_t>(cfg_.system->dim());
-  const std::pair<const char*, std::size_t> want[] = {{"q", n}, {"p", n}, {"dissipated", 1}};
-  for (const auto& [field, size] : want) {
-    const Field* f = s.find(field);
-    if (!f || f->data.size() != size) {
-      std::ostringstream os;
-      os << "damped checkpoint: field '" << field << "' " << (f ? "has the wrong size" : "missing")
-         << " (expected " << size << " values)";
-      throw CheckpointError(os.str());
-    }
-  }
+  const std::string why = "n = " + std::to_string(n);
+  requireField(s, "damped", "q", n, why);
+  requireField(s, "damped", "p", n, why);
+  requireField(s, "damped", "dissipated", 1);
 }
 
 StepReport RayleighModel::step(State& s) {
@@ -73,21 +68,27 @@ StepReport RayleighModel::step(State& s) {
   return {};
 }
 
-std::vector<std::string> RayleighModel::invariantNames() const {
-  std::vector<std::string> n = {"energy", "dissipated", "energy_balance"};
-  if (cfg_.system->dim() == 3) n.push_back("J3");
-  if (cfg_.relativeEquilibrium) n.push_back("r_minus_rstar");
-  return n;
+const std::vector<Column>& RayleighModel::logColumns() {
+  static const std::vector<Column> c = {
+      {"energy", "1", Kind::Diagnostic, "energy H (DA-1) (decays by design)"},
+      {"dissipated", "1", Kind::Diagnostic, "dissipated energy W (DA-11), trapezoidal quadrature of the dissipation rate"},
+      {"energy_balance", "1", Kind::Conserved, "H + W - H(0) (DA-11): zero for exact dissipation"},
+      Column("J3", "1", Kind::Conserved, "angular momentum about e3, J3 = q1 p2 - q2 p1").onlyWith("for n = 3"),
+      Column("r_minus_rstar", "1", Kind::Diagnostic, "|q| - r* (DA-12): distance from the relative equilibrium's radius")
+          .onlyWith("for the elastic pendulum with potential.W"),
+  };
+  return c;
 }
 
-std::vector<double> RayleighModel::invariants(const State& s, const StepReport&) {
+LogRow RayleighModel::logRow(const State& s, const StepReport&) {
   const VectorXd q = toEigen(s["q"]), p = toEigen(s["p"]);
   const double H = cfg_.system->hamiltonian(q, p);
   const double W = s["dissipated"][0];
-  std::vector<double> v = {H, W, H + W - H0_};
-  if (cfg_.system->dim() == 3) v.push_back(angularMomentumJ3(q, p));
-  if (cfg_.relativeEquilibrium) v.push_back(q.norm() - cfg_.relativeEquilibrium->rStar);
-  return v;
+  LogRow row(logColumns());
+  row.add("energy", H).add("dissipated", W).add("energy_balance", H + W - H0_);
+  if (cfg_.system->dim() == 3) row.add("J3", angularMomentumJ3(q, p));
+  if (cfg_.relativeEquilibrium) row.add("r_minus_rstar", q.norm() - cfg_.relativeEquilibrium->rStar);
+  return row;
 }
 
 bool RayleighModel::snapshot(const State& s, Snapshot& out) {
@@ -116,6 +117,7 @@ bool RayleighModel::snapshot(const State& s, Snapshot& out) {
       m.coordinates.push_back(q(i));
     }
     m.attributes.push_back({"displacement", disp});
+    out.quantities.push_back({"displacement", "1", "chain mass displacement q_i", "diagnostic"});
   }
   out.meshes.push_back(std::move(m));
   return true;

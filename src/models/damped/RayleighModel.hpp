@@ -34,14 +34,14 @@ class RayleighModel final : public Model {
   explicit RayleighModel(RayleighConfig cfg);
 
   std::string name() const override { return "damped"; }
-  double timeStep() const override { return cfg_.dt; }
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;
-  std::vector<std::string> invariantNames() const override;
   /// Progress line: H + W - H_0: the energy decays by design.
   std::string monitoredInvariant() const override { return "energy_balance"; }
-  std::vector<double> invariants(const State& s, const StepReport& last) override;
+  LogRow logRow(const State& s, const StepReport& last) override;
+  /// Every column the log can have (docs/output.md "The invariant log").
+  static const std::vector<Column>& logColumns();
   bool snapshot(const State& s, Snapshot& out) override;
   std::string summary(const State& s) override;
 

@@ -94,6 +94,18 @@ int order(const SplittingScheme& s) {
   return isSymmetric(s) ? integrators::compositionOrder(s.composition) : 3;
 }
 
+const Choices<Ordering>& orderings() {
+  static const Choices<Ordering> c("ordering", {{"dkd", Ordering::DriftKickDrift}, {"kdk", Ordering::KickDriftKick}});
+  return c;
+}
+
+const Choices<RksMethod>& rksMethods() {
+  static const Choices<RksMethod> c("RK step", {{"heun", RksMethod::Heun},
+                                                {"explicit_midpoint", RksMethod::ExplicitMidpoint},
+                                                {"implicit_midpoint", RksMethod::ImplicitMidpoint}});
+  return c;
+}
+
 std::string describe(const SplittingScheme& s) {
   std::string d = s.method == Splitting::Phi2S   ? "Phi_2S"
                   : s.method == Splitting::Phi3S ? "Phi_3S"

@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 
+#include "core/Choices.hpp"
 #include "integrators/Composition.hpp"
 
 #include "models/damped/RayleighSystem.hpp"
@@ -34,6 +35,10 @@ enum class RksMethod {
   ExplicitMidpoint,  ///< order 2
   ImplicitMidpoint,  ///< linearly implicit, symmetric: (I + h/2 A) p1 = (I - h/2 A) p0 - h grad V
 };
+
+/// The deck names: "dkd", "kdk" (ordering) and "heun", "explicit_midpoint", "implicit_midpoint" (rk).
+const Choices<Ordering>& orderings();
+const Choices<RksMethod>& rksMethods();
 
 /// The sub-step coefficients (none, triple_jump, suzuki5, kahan_li6, kahan_li8): docs/composition.md.
 using integrators::Composition;

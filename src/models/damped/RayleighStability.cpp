@@ -1,4 +1,4 @@
-// Linear stability of a step size (hardening issue): the one-step map of any method applied to
+// Linear stability of a step size (an unstable dt must be refused, not run): the one-step map of any method applied to
 // the linear model q' = M^-1 p, p' = -K q - eps D0 M^-1 p, its spectral radius, and h*omega bounds.
 #include "models/damped/RayleighStability.hpp"
 

@@ -1,4 +1,4 @@
-// Linear stability of a step size for a Rayleigh-damped system (hardening issue; docs/damped.md
+// Linear stability of a step size for a Rayleigh-damped system (an unstable dt is refused; docs/damped.md
 // Sec. 1): omega_max of the stiffest linearization, the step map's spectral radius, and h*omega bounds.
 #pragma once
 

@@ -6,6 +6,13 @@
 
 namespace kirchhoff::damped {
 
+const Choices<RigidBodyMethod::Kind>& rigidBodyMethods() {
+  using K = RigidBodyMethod::Kind;
+  static const Choices<K> c("rigid-body scheme",
+                            {{"ddb", K::DDB}, {"rk4", K::RK4}, {"lobatto_iiic", K::LobattoIIIC}, {"dop853", K::Dop853}});
+  return c;
+}
+
 std::string describe(const RigidBodyMethod& m) {
   switch (m.kind) {
     case RigidBodyMethod::Kind::DDB:

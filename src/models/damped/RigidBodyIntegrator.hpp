@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/Choices.hpp"
 #include "integrators/Dop853.hpp"
 #include "integrators/LobattoIIIC.hpp"
 #include "models/damped/DoubleBracket.hpp"
@@ -18,6 +19,9 @@ struct RigidBodyMethod {
   integrators::LobattoOptions lobatto{};  ///< Kind::LobattoIIIC
   integrators::Dop853Options dop{};       ///< Kind::Dop853
 };
+
+/// The deck names of scheme.method: "ddb", "rk4", "lobatto_iiic", "dop853".
+const Choices<RigidBodyMethod::Kind>& rigidBodyMethods();
 
 std::string describe(const RigidBodyMethod& m);
 

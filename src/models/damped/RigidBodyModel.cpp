@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/FieldChecks.hpp"
 
 namespace kirchhoff::damped {
 
@@ -22,16 +23,8 @@ State RigidBodyModel::initialState() {
 }
 
 void RigidBodyModel::restore(State& s) {
-  const std::pair<const char*, std::size_t> want[] = {{"M", 3}, {"dissipated", 1}};
-  for (const auto& [field, size] : want) {
-    const Field* f = s.find(field);
-    if (!f || f->data.size() != size) {
-      std::ostringstream os;
-      os << "damped checkpoint: field '" << field << "' " << (f ? "has the wrong size" : "missing")
-         << " (expected " << size << " values)";
-      throw CheckpointError(os.str());
-    }
-  }
+  requireField(s, "damped", "M", 3);
+  requireField(s, "damped", "dissipated", 1);
 }
 
 StepReport RigidBodyModel::step(State& s) {
@@ -60,15 +53,27 @@ StepReport RigidBodyModel::step(State& s) {
   return StepReport{rep.iterations, rep.residualNorm};
 }
 
-std::vector<std::string> RigidBodyModel::invariantNames() const {
-  return {"energy", "dissipated", "casimir", "distance", "M1", "M2", "M3"};
+const std::vector<Column>& RigidBodyModel::logColumns() {
+  static const std::vector<Column> c = {
+      {"energy", "1", Kind::Diagnostic, "energy H (DA-1) (decays by design)"},
+      {"dissipated", "1", Kind::Diagnostic, "dissipated energy W (DA-11), trapezoidal quadrature of the dissipation rate"},
+      {"casimir", "1", Kind::Conserved, "Casimir |M| of the rigid body"},
+      {"distance", "1", Kind::Diagnostic, "distance from M to the limit set of the dissipative flow"},
+      {"M1", "1", Kind::Diagnostic, "body angular momentum M1"},
+      {"M2", "1", Kind::Diagnostic, "body angular momentum M2"},
+      {"M3", "1", Kind::Diagnostic, "body angular momentum M3"},
+  };
+  return c;
 }
 
-std::vector<double> RigidBodyModel::invariants(const State& s, const StepReport&) {
+LogRow RigidBodyModel::logRow(const State& s, const StepReport&) {
   const auto& m = s["M"];
   const Vec3 M(m[0], m[1], m[2]);
-  return {body_.energy(M), s["dissipated"][0], M.norm(), body_.distanceToLimitSet(M, radius_),
-          M(0), M(1), M(2)};
+  LogRow row(logColumns());
+  row.add("energy", body_.energy(M)).add("dissipated", s["dissipated"][0]).add("casimir", M.norm());
+  row.add("distance", body_.distanceToLimitSet(M, radius_));
+  row.add("M1", M(0)).add("M2", M(1)).add("M3", M(2));
+  return row;
 }
 
 bool RigidBodyModel::snapshot(const State& s, Snapshot& out) {

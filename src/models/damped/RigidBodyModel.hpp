@@ -27,14 +27,14 @@ class RigidBodyModel final : public Model {
   explicit RigidBodyModel(RigidBodyConfig cfg);
 
   std::string name() const override { return "damped"; }
-  double timeStep() const override { return cfg_.dt; }
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;
-  std::vector<std::string> invariantNames() const override;
   /// Progress line: |M| is the Casimir the DDB keeps.
   std::string monitoredInvariant() const override { return "casimir"; }
-  std::vector<double> invariants(const State& s, const StepReport& last) override;
+  LogRow logRow(const State& s, const StepReport& last) override;
+  /// Every column the log can have (docs/output.md "The invariant log").
+  static const std::vector<Column>& logColumns();
   bool snapshot(const State& s, Snapshot& out) override;
   std::string summary(const State& s) override;
 

@@ -55,6 +55,9 @@ struct FluidBodyConfig {
   std::vector<VortexConfig> vortices;
   /// Stop when a vortex comes closer to a body than this many panel lengths (or bodies touch).
   double minDistancePanels = 1.0;
+  /// fluid.tolerance: relative accuracy of A(g) and the vortex velocities held by refineFor (docs/fluidbody.md
+  /// "Close gaps"); nystrom and gauss_panels only.
+  double fluidTolerance = 1e-8;
 };
 
 }  // namespace kirchhoff::fluidbody

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/Error.hpp"
+#include "core/FieldChecks.hpp"
 #include "fluid/BoundaryFluid.hpp"
 #include "fluid/geometry/ConfigurationChecks.hpp"
 #include "fluid/IsolatedAddedMass.hpp"
@@ -115,14 +116,10 @@ State FluidBodyModel::initialState() {
 
 void FluidBodyModel::restore(State& s) {
   const std::size_t d = static_cast<std::size_t>(3 * n_ + 2 * m_);
-  for (const char* f : {"q", "p", "q_previous", "jacobian_correction"}) {
-    const Field* fld = s.find(f);
-    const bool correction = std::string(f) == "jacobian_correction", history = std::string(f) == "q_previous";
-    if (!fld || (fld->data.size() != (correction ? d * d : d) && !(correction && fld->data.empty()) &&
-                 !(history && fld->data.size() == 2 * d)))
-      throw CheckpointError(std::string("checkpoint field '") + f + "' does not match the deck (" +
-                            std::to_string(n_) + " bodies, " + std::to_string(m_) + " vortices)");
-  }
+  const std::string why = std::to_string(n_) + " bodies, " + std::to_string(m_) + " vortices in the deck";
+  for (const char* f : {"q", "p"}) requireField(s, "fluidbody", f, d, why);
+  requireField(s, "fluidbody", "q_previous", {2 * d, d}, why);  // q_k-1, q_k-2 (FB-95); q_k-1 alone: older versions
+  requireField(s, "fluidbody", "jacobian_correction", {d * d, 0}, why);  // empty: not kept
   // A correction written by another -del_jacobian mode: the lagged mode refreshes it at the next step,
   // the others do not keep it.
   std::vector<double>& E = s["jacobian_correction"];
@@ -216,18 +213,30 @@ StepReport FluidBodyModel::step(State& s) {
   return {r.iterations, r.residualNorm, r.functionEvaluations};
 }
 
-std::vector<std::string> FluidBodyModel::invariantNames() const {
-  std::vector<std::string> n = {"energy", "momentum_x", "momentum_y", "angular_momentum",
-                                "c2_momentum_x", "c2_momentum_y", "c2_angular_momentum",
-                                "impulse_x", "impulse_y", "angular_impulse", "legendre_residual"};
-  if (n_ > 0 && m_ > 0) n.push_back("min_body_vortex_distance");
-  if (n_ > 1) n.push_back("min_body_body_distance");
-  n.insert(n.end(), {"snes_iterations", "snes_function_evaluations", "residual_norm"});
-  if (n_ > 0) n.push_back("panel_krylov_iterations");
-  return n;
+const std::vector<Column>& FluidBodyModel::logColumns() {
+  static const std::vector<Column> c = {
+      {"energy", "1", Kind::Conserved, "H = 1/2 <K(g) Xi, Xi> - W_G, kinetic energy of bodies and fluid (finite part), (FB-11)"},
+      {"momentum_x", "1", Kind::Conserved, "discrete momentum map J_trans, x (FB-27)"},
+      {"momentum_y", "1", Kind::Conserved, "discrete momentum map J_trans, y (FB-27)"},
+      {"angular_momentum", "1", Kind::Conserved, "discrete momentum map J_rot (FB-27)"},
+      {"c2_momentum_x", "1", Kind::Conserved, "Corollary 2 momentum, x (FB-14), continuous Legendre map for the vortices"},
+      {"c2_momentum_y", "1", Kind::Conserved, "Corollary 2 momentum, y (FB-14)"},
+      {"c2_angular_momentum", "1", Kind::Conserved, "Corollary 2 angular momentum (FB-14)"},
+      Column("impulse_x", "1", Kind::Diagnostic, "linear impulse sum_i K_i gamma_i, x (conserved without bodies)").conservedWhen("without bodies"),
+      Column("impulse_y", "1", Kind::Diagnostic, "linear impulse sum_i K_i gamma_i, y (conserved without bodies)").conservedWhen("without bodies"),
+      Column("angular_impulse", "1", Kind::Diagnostic, "angular impulse sum_i K_i |gamma_i|^2 (conserved without bodies)").conservedWhen("without bodies"),
+      {"legendre_residual", "1", Kind::Diagnostic, "max_i |p_gamma_i + rho K_i J gamma_i / 2|: size of the parasitic mode (FB-28)"},
+      Column("min_body_vortex_distance", "1", Kind::Diagnostic, "smallest distance from a vortex to a body boundary").onlyWith("with bodies and vortices"),
+      Column("min_body_body_distance", "1", Kind::Diagnostic, "smallest distance between two body boundaries").onlyWith("with two or more bodies"),
+      Column("snes_iterations", "1", Kind::Solver, "Newton (SNES) iterations of the DEL solve of the step").count(),
+      Column("snes_function_evaluations", "1", Kind::Solver, "residual evaluations of the step (each one fluid solve)").count(),
+      {"residual_norm", "1", Kind::Solver, "final DEL residual norm |F| of the step"},
+      Column("panel_krylov_iterations", "1", Kind::Solver, "KSP iterations of all panel solves of the step (0 on the direct path)").count().onlyWith("with bodies"),
+  };
+  return c;
 }
 
-std::vector<double> FluidBodyModel::invariants(const State& s, const StepReport& last) {
+LogRow FluidBodyModel::logRow(const State& s, const StepReport& last) {
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p");
   const Eigen::VectorXd Xi = lagrangian_.bodyVelocity(q, p);
   const double H = lagrangian_.energy(Xi);
@@ -247,14 +256,20 @@ std::vector<double> FluidBodyModel::invariants(const State& s, const StepReport&
     ia += K[static_cast<std::size_t>(i)] * g.squaredNorm();
   }
   const Eigen::Vector3d C = discreteMomentumMap(q, pc, n_, K, rho);
-  std::vector<double> v = {H, J[0], J[1], J[2], C[0], C[1], C[2], ix, iy, ia, legendre};
+  const Kind impulse = n_ == 0 ? Kind::Conserved : Kind::Diagnostic;  // the bodies exchange it
+  LogRow row(logColumns());
+  row.add("energy", H);
+  row.add("momentum_x", J[0]).add("momentum_y", J[1]).add("angular_momentum", J[2]);
+  row.add("c2_momentum_x", C[0]).add("c2_momentum_y", C[1]).add("c2_angular_momentum", C[2]);
+  row.add("impulse_x", ix, impulse).add("impulse_y", iy, impulse).add("angular_impulse", ia, impulse);
+  row.add("legendre_residual", legendre);
   const Configuration c = lagrangian_.configuration(q);
-  if (n_ > 0 && m_ > 0) v.push_back(minBodyVortexDistance(shapes_, c));
-  if (n_ > 1) v.push_back(minBodyBodyDistance(shapes_, c));
-  v.insert(v.end(), {static_cast<double>(last.iterations), static_cast<double>(last.evaluations),
-                     last.residualNorm});
-  if (n_ > 0) v.push_back(static_cast<double>(krylov_));
-  return v;
+  if (n_ > 0 && m_ > 0) row.add("min_body_vortex_distance", minBodyVortexDistance(shapes_, c));
+  if (n_ > 1) row.add("min_body_body_distance", minBodyBodyDistance(shapes_, c));
+  row.add("snes_iterations", last.iterations).add("snes_function_evaluations", last.evaluations);
+  row.add("residual_norm", last.residualNorm);
+  if (n_ > 0) row.add("panel_krylov_iterations", static_cast<double>(krylov_));
+  return row;
 }
 
 void FluidBodyModel::check(const State& s) {
@@ -268,7 +283,25 @@ void FluidBodyModel::check(const State& s) {
                          s.step, true);
 }
 
+namespace {
+
+/// The snapshot attributes (docs/output.md "Snapshots").
+const std::vector<Quantity>& snapshotQuantities() {
+  static const std::vector<Quantity> q = {
+      {"body", "1", "body index j (names in cell_names)", "diagnostic", true},
+      {"id", "1", "vortex index i (deck order)", "diagnostic", true},
+      {"theta", "1", "body angle theta_j (rad)", "diagnostic"},
+      {"omega", "1", "body angular velocity Omega_j", "diagnostic"},
+      {"velocity", "1", "spatial velocity of the point: y_dot_j + Omega_j J (z - y_j) on a body, u(gamma_i) at a vortex (FB-15)", "diagnostic"},
+      {"circulation", "1", "vortex circulation K_i", "diagnostic"},
+  };
+  return q;
+}
+
+}  // namespace
+
 bool FluidBodyModel::snapshot(const State& s, Snapshot& out) {
+  out.quantities = snapshotQuantities();
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p");
   // Velocities of the state: Xi from the momenta (collective: the fluid solve of the Legendre
   // map), spatial y_dot_j = R(theta_j) V_j, vortex velocities u(gamma_i) (FB-15).

@@ -30,12 +30,12 @@ class FluidBodyModel : public Model {
   FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid> fluid, MPI_Comm comm);
 
   std::string name() const override { return "fluidbody"; }
-  double timeStep() const override { return cfg_.dt; }
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;
-  std::vector<std::string> invariantNames() const override;
-  std::vector<double> invariants(const State& s, const StepReport& last) override;
+  LogRow logRow(const State& s, const StepReport& last) override;
+  /// Every column the log can have (docs/output.md "The invariant log").
+  static const std::vector<Column>& logColumns();
   void check(const State& s) override;
   bool snapshot(const State& s, Snapshot& out) override;
   std::string summary(const State& s) override;

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-namespace kirchhoff::slosh {
+#include "core/Constants.hpp"
 
-inline constexpr double kPi = 3.141592653589793238462643383279502884;
+namespace kirchhoff::slosh {
 
 /// One additive term of h0(a) on the tank [0, L]; all lengths in metres.
 struct ProfileTerm {

@@ -8,17 +8,15 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/FieldChecks.hpp"
+#include "core/PetscErrors.hpp"
 #include "models/slosh/StormerVerlet.hpp"
 
 namespace kirchhoff::slosh {
 
 namespace {
 
-void petscCheck(PetscErrorCode ierr, const char* what) {
-  if (ierr != 0)
-    throw Error(std::string("slosh: PETSc error ") + std::to_string(static_cast<int>(ierr)) + " in " + what,
-                kExitNumerical);
-}
+void petscCheck(PetscErrorCode ierr, const char* what) { checkPetsc(ierr, std::string("slosh: ") + what); }
 
 std::string fmt(double v) {
   char b[32];
@@ -142,21 +140,8 @@ State SloshModel::initialState() {
 
 void SloshModel::checkFields(const State& s) const {
   const std::uint64_t N = static_cast<std::uint64_t>(disc_.points());
-  for (const char* name : {"x", "w"}) {
-    const Field* f = s.find(name);
-    if (!f) throw CheckpointError(std::string("slosh: state has no field '") + name + "'");
-    if (!f->distributed || f->global != N || f->offset != c_.first - 1 || f->data.size() != c_.n)
-      throw CheckpointError(std::string("slosh: field '") + name + "' does not match the grid (N = " +
-                            std::to_string(N) + ", this rank owns [" + std::to_string(c_.first - 1) +
-                            ", " + std::to_string(c_.first - 1 + c_.n) + "), the field holds " +
-                            std::to_string(f->data.size()) + " values at offset " +
-                            std::to_string(f->offset) + " of " + std::to_string(f->global) + ")");
-  }
-  for (const char* name : {"q", "p", "impulse"}) {
-    const Field* f = s.find(name);
-    if (!f || f->distributed || f->data.size() != 1)
-      throw CheckpointError(std::string("slosh: state needs the replicated scalar field '") + name + "'");
-  }
+  for (const char* name : {"x", "w"}) requireSlab(s, "slosh", name, N, c_.first - 1, c_.n);
+  for (const char* name : {"q", "p", "impulse"}) requireField(s, "slosh", name, 1);
 }
 
 void SloshModel::restore(State& s) {
@@ -208,15 +193,29 @@ SloshInvariants SloshModel::measure(const State& s) {
   return assembleInvariants(all, s["q"][0], s["p"][0], s["impulse"][0], disc_);
 }
 
-std::vector<std::string> SloshModel::invariantNames() const {
-  return {"energy", "vehicle_energy", "momentum_balance", "q", "qdot", "mass", "min_depth", "min_stretch"};
+const std::vector<Column>& SloshModel::logColumns() {
+  static const std::vector<Column> c = {
+      {"time", "s", Kind::Coordinate, "time t = k dt"},
+      {"energy", "J/m", Kind::Conserved, "E - E_rest (SL-13): energy above the flat state at rest"},
+      {"vehicle_energy", "J/m", Kind::Diagnostic, "m_v q_t^2/2 + nu q^2/2"},
+      {"momentum_balance", "kg/s", Kind::Conserved, "p + accumulated spring impulse (= p(0))"},
+      {"q", "m", Kind::Diagnostic, "vehicle displacement q"},
+      {"qdot", "m/s", Kind::Diagnostic, "vehicle velocity q_t"},
+      {"mass", "kg/m", Kind::Conserved, "fluid mass rho integral h dx over the deformed cells"},
+      {"min_depth", "m", Kind::Diagnostic, "smallest cell depth"},
+      {"min_stretch", "1", Kind::Diagnostic, "smallest x_a = dx/da (1: undeformed)"},
+  };
+  return c;
 }
 
-std::vector<double> SloshModel::invariants(const State& s, const StepReport& /*last*/) {
+LogRow SloshModel::logRow(const State& s, const StepReport& /*last*/) {
   const SloshInvariants v = measure(s);
-  lastInvariants_ = {v.energy, v.vehicleEnergy, v.momentumBalance, v.q,
-                     v.qdot,   v.mass,          v.minDepth,        v.minStretch};
-  return lastInvariants_;
+  LogRow row(logColumns());
+  row.add("energy", v.energy).add("vehicle_energy", v.vehicleEnergy).add("momentum_balance", v.momentumBalance);
+  row.add("q", v.q).add("qdot", v.qdot).add("mass", v.mass).add("min_depth", v.minDepth);
+  row.add("min_stretch", v.minStretch);
+  lastInvariants_ = row.values();
+  return row;
 }
 
 void SloshModel::check(const State& s) {
@@ -316,6 +315,13 @@ bool SloshModel::snapshot(const State& s, Snapshot& out) {
   m.cellSizes = {m.pointCount()};
   m.attributes = {{"label", label}, {"depth", depth}, {"velocity", velocity}, {"lab_x", labX}};
   out.meshes.push_back(std::move(m));
+  out.quantities = {
+      {"coordinates", "m", "(x, h): tank-frame position and depth of the surface nodes", "coordinate"},
+      {"label", "m", "Lagrangian particle label a", "diagnostic"},
+      {"depth", "m", "fluid depth h", "diagnostic"},
+      {"velocity", "m/s", "fluid velocity relative to the tank", "diagnostic"},
+      {"lab_x", "m", "particle position in the laboratory frame q + x", "diagnostic"},
+  };
   return true;
 }
 

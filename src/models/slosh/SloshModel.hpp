@@ -29,14 +29,14 @@ class SloshModel final : public Model {
   SloshModel& operator=(const SloshModel&) = delete;
 
   std::string name() const override { return "slosh"; }
-  double timeStep() const override { return disc_.dt(); }
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;
   /// energy (E - E_rest), vehicle_energy, momentum_balance (p + impulse), q, qdot, mass, min_depth,
   /// min_stretch.
-  std::vector<std::string> invariantNames() const override;
-  std::vector<double> invariants(const State& s, const StepReport& last) override;
+  LogRow logRow(const State& s, const StepReport& last) override;
+  /// Every column the log can have, and its time in seconds (docs/output.md "The invariant log").
+  static const std::vector<Column>& logColumns();
   /// Stops (NumericalError with checkpointState) before x_a <= 0: when x_a jumps by more than the
   /// fraction stop.maxJump between neighbouring cells (a bore), min x_a < stop.minStretch, or a depth
   /// falls below stop.minDepthFraction * mean depth (a dry point). The message names the particle, the

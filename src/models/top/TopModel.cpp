@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/FieldChecks.hpp"
 #include "models/top/Reference.hpp"
 
 namespace kirchhoff::top {
@@ -76,31 +77,20 @@ State TopModel::initialState() {
 }
 
 void TopModel::restore(State& s) {
-  auto require = [&s](const std::string& name, std::size_t n) {
-    const Field* f = s.find(name);
-    if (!f) throw CheckpointError("top checkpoint: field '" + name + "' missing");
-    if (f->data.size() != n)
-      throw CheckpointError("top checkpoint: field '" + name + "' has " +
-                            std::to_string(f->data.size()) + " values, expected " +
-                            std::to_string(n));
-  };
   std::size_t expected = 0;
   if (stepper_.collective()) {
-    require("z", 8);
+    requireField(s, "top", "z", 8);
     expected = 1;
   } else {
-    require("Pi", 3);
-    require("Gamma", 3);
+    requireField(s, "top", "Pi", 3);
+    requireField(s, "top", "Gamma", 3);
     expected = 2;
   }
   if (config_.reference) {
-    require("reference", 6);
+    requireField(s, "top", "reference", 6);
     ++expected;
   }
-  if (s.fields.size() != expected)
-    throw CheckpointError("top checkpoint: " + std::to_string(s.fields.size()) +
-                          " fields, expected " + std::to_string(expected) + " for scheme " +
-                          stepper_.name() + (config_.reference ? " with reference" : ""));
+  requireFieldCount(s, "top", expected, "for scheme " + stepper_.name() + (config_.reference ? " with reference" : ""));
 }
 
 Eigen::VectorXd TopModel::stateVector(const State& s) const {
@@ -154,14 +144,25 @@ StepReport TopModel::step(State& s) {
   return rep;
 }
 
-std::vector<std::string> TopModel::invariantNames() const {
-  std::vector<std::string> n = {"energy", "f1", "f2", "kovalevskaya", "Pi3", "J1", "J2",
-                                "newton_iterations", "newton_residual"};
-  if (config_.reference) n.push_back("error");
-  return n;
+const std::vector<Column>& TopModel::logColumns() {
+  static const std::vector<Column> c = {
+      {"energy", "1", Kind::Conserved, "heavy-top Hamiltonian h (HT-2)"},
+      {"f1", "1", Kind::Conserved, "Casimir f1 = |Gamma|^2 (HT-3)"},
+      {"f2", "1", Kind::Conserved, "Casimir f2 = Pi . Gamma (HT-3)"},
+      Column("kovalevskaya", "1", Kind::Diagnostic, "Kovalevskaya invariant K (HT-5) (conserved for I1 = I2 = 2 I3, c3 = 0)")
+          .conservedWhen("for the Kovalevskaya top"),
+      Column("Pi3", "1", Kind::Diagnostic, "body angular momentum Pi3 (conserved for the Lagrange top)")
+          .conservedWhen("for the Lagrange top"),
+      {"J1", "1", Kind::Conserved, "Noether quantity J1 of the collective system (HT-10)"},
+      {"J2", "1", Kind::Conserved, "Noether quantity J2 of the collective system (HT-10)"},
+      Column("newton_iterations", "1", Kind::Solver, "Newton iterations of the implicit step (0: explicit)").count(),
+      {"newton_residual", "1", Kind::Solver, "final Newton residual |F| of the step"},
+      Column("error", "1", Kind::Diagnostic, "|(Pi, Gamma) - DOP853 reference|").onlyWith("with reference.enabled"),
+  };
+  return c;
 }
 
-std::vector<double> TopModel::invariants(const State& s, const StepReport& last) {
+LogRow TopModel::logRow(const State& s, const StepReport& last) {
   const Eigen::VectorXd x = stateVector(s);
   const Vec6 y = stepper_.heavyTopState(x);
   const HeavyTopParameters& par = config_.top;
@@ -170,29 +171,26 @@ std::vector<double> TopModel::invariants(const State& s, const StepReport& last)
   if (stepper_.collective()) {
     J1 = noetherJ1(Vec8(x));
     J2 = noetherJ2(Vec8(x));
-  } else {
+  } else {  // their images under the collective map: f1 = 4 J1^2, f2 = J1 J2
     J1 = 0.5 * std::sqrt(f1);
     J2 = J1 > 0.0 ? f2 / J1 : 0.0;
   }
-  std::vector<double> v = {hamiltonian(par, y),
-                           f1,
-                           f2,
-                           par.isKovalevskaya() ? kovalevskaya(par, y) : 0.0,
-                           y[2],
-                           J1,
-                           J2,
-                           static_cast<double>(last.iterations),
-                           last.residualNorm};
+  LogRow row(logColumns());
+  row.add("energy", hamiltonian(par, y)).add("f1", f1).add("f2", f2);
+  row.add("kovalevskaya", par.isKovalevskaya() ? kovalevskaya(par, y) : 0.0,
+          par.isKovalevskaya() ? Kind::Conserved : Kind::Diagnostic);
+  row.add("Pi3", y[2], par.isLagrange() ? Kind::Conserved : Kind::Diagnostic);
+  row.add("J1", J1).add("J2", J2);
+  row.add("newton_iterations", last.iterations).add("newton_residual", last.residualNorm);
   if (config_.reference) {
     const Vec6 ref = Eigen::Map<const Vec6>(s["reference"].data());
-    v.push_back((y - ref).norm());
+    row.add("error", (y - ref).norm());
   }
-  return v;
+  return row;
 }
 
 std::string TopModel::summary(const State& s) {
   const std::vector<double> v = invariants(s, StepReport{});
-  const auto names = invariantNames();
   std::ostringstream o;
   o << stepper_.name() << " t=" << s.time;
   auto rel = [&](std::size_t i) {

@@ -65,12 +65,12 @@ class TopModel final : public Model {
   explicit TopModel(const TopConfig& config);
 
   std::string name() const override { return "top"; }
-  double timeStep() const override { return config_.dt; }
   State initialState() override;
   void restore(State& s) override;
   StepReport step(State& s) override;
-  std::vector<std::string> invariantNames() const override;
-  std::vector<double> invariants(const State& s, const StepReport& last) override;
+  LogRow logRow(const State& s, const StepReport& last) override;
+  /// Every column the log can have (docs/output.md "The invariant log").
+  static const std::vector<Column>& logColumns();
   std::string summary(const State& s) override;
 
   const TopConfig& config() const { return config_; }

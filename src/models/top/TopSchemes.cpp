@@ -9,15 +9,14 @@
 
 namespace kirchhoff::top {
 
-std::string schemeName(TopScheme s) { return schemeNames().at(static_cast<std::size_t>(s)); }
-
-TopScheme schemeFromName(const std::string& name) {
-  const auto& names = schemeNames();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<TopScheme>(i);
-  std::string choices;
-  for (const auto& n : names) choices += (choices.empty() ? "" : ", ") + n;
-  throw ConfigurationError("unknown top scheme '" + name + "' (choices: " + choices + ")");
+const Choices<TopScheme>& topSchemes() {
+  static const Choices<TopScheme> c("top scheme",
+                                    {{"collective_implicit_midpoint", TopScheme::CollectiveImplicitMidpoint},
+                                     {"collective_explicit_midpoint", TopScheme::CollectiveExplicitMidpoint},
+                                     {"direct_explicit_midpoint", TopScheme::DirectExplicitMidpoint},
+                                     {"direct_implicit_midpoint", TopScheme::DirectImplicitMidpoint},
+                                     {"collective_gauss_legendre", TopScheme::CollectiveGaussLegendre}});
+  return c;
 }
 
 std::string methodName(const TopMethod& m) {

@@ -5,7 +5,7 @@
 //   4. direct implicit midpoint      y1 = y0 + dt f((y0 + y1)/2)  (Austin–Krishnaprasad–Wang 1993)
 // and, for higher order (docs/heavytop.md "Composition methods"): 5. s-stage Gauss–Legendre
 // collocation on the collective system (HT-16), and the compositions (CM-1) of the symmetric maps.
-// Implicit steps: Newton with the analytic Jacobian I - dt/2 DX((z0 + z1)/2) (integrators/DenseNewton),
+// Implicit steps: Newton with the analytic Jacobian I - dt/2 DX((z0 + z1)/2) (integrators/ImplicitMidpoint),
 // started from the explicit Euler predictor. Templated on the scalar for complex-step derivatives;
 // TopStepper is the one run-time interface over all four.
 #pragma once
@@ -18,10 +18,13 @@
 
 #include <Eigen/Dense>
 
+#include "core/Choices.hpp"
 #include "core/Error.hpp"
 #include "integrators/Composition.hpp"
 #include "integrators/DenseNewton.hpp"
 #include "integrators/GaussLegendre.hpp"
+#include "integrators/ImplicitMidpoint.hpp"
+#include "integrators/RungeKutta.hpp"
 #include "models/top/CollectiveHamiltonian.hpp"
 #include "models/top/CollectiveMap.hpp"
 #include "models/top/HeavyTop.hpp"
@@ -36,16 +39,9 @@ enum class TopScheme {
   CollectiveGaussLegendre,  ///< s-stage Gauss–Legendre collocation on z (HT-16), order 2s
 };
 
-/// Deck names, in the order of the enum.
-inline const std::vector<std::string>& schemeNames() {
-  static const std::vector<std::string> names = {
-      "collective_implicit_midpoint", "collective_explicit_midpoint", "direct_explicit_midpoint",
-      "direct_implicit_midpoint", "collective_gauss_legendre"};
-  return names;
-}
-std::string schemeName(TopScheme s);
-/// Throws ConfigurationError naming the choices for an unknown name.
-TopScheme schemeFromName(const std::string& name);
+/// The deck names (scheme), in the order of the enum.
+const Choices<TopScheme>& topSchemes();
+inline std::string schemeName(TopScheme s) { return topSchemes().name(s); }
 /// Collective schemes advance z (8 unknowns); direct ones (Pi, Gamma) (6).
 inline bool isCollective(TopScheme s) {
   return s == TopScheme::CollectiveImplicitMidpoint || s == TopScheme::CollectiveExplicitMidpoint ||
@@ -72,87 +68,10 @@ int methodOrder(const TopMethod& m);
 /// Throws ConfigurationError for a composition of a non-symmetric (explicit) scheme or bad stages.
 void checkMethod(const TopMethod& m);
 
+using integrators::implicitMidpointIncrement;
+using integrators::implicitMidpointStep;
 using integrators::NewtonOptions;
 using integrators::NewtonResult;
-
-/// Newton on the implicit midpoint equation F(y1) = y1 - y0 - dt g((y0 + y1)/2) = 0 from the
-/// initial guess in y1, with Jacobian I - dt/2 Dg((y0 + y1)/2); gdg(m, g, Dg) fills both.
-/// Adds the number of (g, Dg) evaluations to *evaluations.
-template <class V, class M, class GDG>
-NewtonResult implicitMidpointSolve(GDG&& gdg, const V& y0, V& y1, double dt,
-                                   const NewtonOptions& opt, int* evaluations) {
-  using T = typename V::Scalar;
-  V g;
-  M Dg;
-  auto fj = [&](const V& x, V& F, M& J) {
-    ++*evaluations;
-    gdg(V(T(0.5) * (y0 + x)), g, Dg);
-    F = x - y0 - T(dt) * g;
-    J = M::Identity() - T(0.5 * dt) * Dg;
-  };
-  return integrators::newtonSolve<V, M>(fj, y1, opt);
-}
-
-/// Implicit midpoint step from the explicit Euler predictor y0 + dt g(y0); leaves y unchanged
-/// unless Newton converged. `polish` extra Newton updates follow convergence (complex-step
-/// derivatives: the imaginary part lags the real part by one update). *evaluations counts the
-/// vector-field evaluations (predictor + Newton).
-template <class V, class M, class G, class GDG>
-NewtonResult implicitMidpointStep(G&& g, GDG&& gdg, V& y, double dt, const NewtonOptions& opt,
-                                  int polish, int* evaluations) {
-  using T = typename V::Scalar;
-  const V y0 = y;
-  V x = y0 + T(dt) * g(y0);
-  *evaluations = 1;
-  NewtonResult r = implicitMidpointSolve<V, M>(gdg, y0, x, dt, opt, evaluations);
-  if (r.converged && polish > 0) {
-    NewtonOptions fixed = opt;
-    fixed.atol = 0.0;
-    fixed.rtol = 0.0;
-    fixed.stol = 0.0;
-    fixed.maxIterations = polish;
-    const NewtonResult p = implicitMidpointSolve<V, M>(gdg, y0, x, dt, fixed, evaluations);
-    r.converged = p.converged || std::isfinite(p.residualNorm);
-  }
-  if (r.converged) y = x;
-  return r;
-}
-
-/// The implicit midpoint step in increment form, for the sub-steps of compositions: Newton on
-/// d = y1 - y0, F(d) = d - dt g(y0 + d/2), from d = dt g(y0), then `polish` extra updates; y0 + d
-/// is never rounded here, so the caller can sum the increments with compensation.
-template <class V, class M, class G, class GDG>
-NewtonResult implicitMidpointIncrement(G&& g, GDG&& gdg, const V& y0, V& d, double dt,
-                                       const NewtonOptions& opt, int polish, int* evaluations) {
-  using T = typename V::Scalar;
-  d = T(dt) * g(y0);
-  *evaluations = 1;
-  V gm;
-  M Dg;
-  auto fj = [&](const V& x, V& F, M& J) {
-    ++*evaluations;
-    gdg(V(y0 + T(0.5) * x), gm, Dg);
-    F = x - T(dt) * gm;
-    J = M::Identity() - T(0.5 * dt) * Dg;
-  };
-  NewtonResult r = integrators::newtonSolve<V, M>(fj, d, opt);
-  if (r.converged && polish > 0) {
-    NewtonOptions fixed = opt;
-    fixed.atol = fixed.rtol = fixed.stol = 0.0;
-    fixed.maxIterations = polish;
-    const NewtonResult p = integrators::newtonSolve<V, M>(fj, d, fixed);
-    r.converged = p.converged || std::isfinite(p.residualNorm);
-  }
-  return r;
-}
-
-/// Explicit midpoint y + dt g(y + dt/2 g(y)).
-template <class V, class G>
-void explicitMidpointStep(G&& g, V& y, double dt) {
-  using T = typename V::Scalar;
-  const V k1 = g(y);
-  y = y + T(dt) * g(V(y + T(0.5 * dt) * k1));
-}
 
 /// The vector fields of the two formulations bound to the parameters, as the callables the
 /// steps take: X_H and (X_H, DX_H) on z (collective), f of eq. (1.1) and (f, Df) on (Pi, Gamma).
@@ -200,15 +119,17 @@ NewtonResult schemeStep(TopScheme s, const HeavyTopParameters& par,
       return r;
     }
     case TopScheme::CollectiveExplicitMidpoint: {
+      const auto X = fields.X();
       Vec8T<T> z = x;
-      explicitMidpointStep(fields.X(), z, dt);
+      z = integrators::explicitMidpointStep([&X](double, const Vec8T<T>& v) { return X(v); }, 0.0, z, dt);
       *evaluations = 2;
       x = z;
       return explicitDone;
     }
     case TopScheme::DirectExplicitMidpoint: {
+      const auto f = fields.f();
       Vec6T<T> y = x;
-      explicitMidpointStep(fields.f(), y, dt);
+      y = integrators::explicitMidpointStep([&f](double, const Vec6T<T>& v) { return f(v); }, 0.0, y, dt);
       *evaluations = 2;
       x = y;
       return explicitDone;

@@ -1,8 +1,9 @@
-// The step-size guard of kirchhoff-damped (hardening issue): refuses or warns about a dt that
+// The step-size guard of kirchhoff-damped (an unstable dt must not run silently): refuses or warns about a dt that
 // breaks an explicit scheme's linear stability, printing h*omega_max, the bound and the growth.
 #include <cmath>
 #include <sstream>
 
+#include "core/Constants.hpp"
 #include "io/RunConfig.hpp"
 #include "setup/damped/DampedSetup.hpp"
 
@@ -30,7 +31,6 @@ std::string checkRigidBodyStepSize(const io::Deck& deck, const damped::RigidBody
     return "";
   const double Imin = cfg.inertia.diagonal().minCoeff();
   const double thetaMax = cfg.dt * cfg.M0.norm() / Imin;  // h |Omega| <= h |M| / I_min, |M| fixed
-  constexpr double kTwoPi = 6.283185307179586476925;
   if (thetaMax >= kTwoPi) {
     std::ostringstream os;
     os << "DDB with the exp retraction needs h |Omega| < 2 pi (dexp^-1 is singular there); "

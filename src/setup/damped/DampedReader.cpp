@@ -4,7 +4,6 @@
 #include <memory>
 #include <sstream>
 
-#include "io/RunConfig.hpp"
 #include "setup/damped/DampedSetup.hpp"
 
 namespace kirchhoff::setup {
@@ -52,29 +51,15 @@ std::shared_ptr<const Dissipation> readDissipation(const io::DeckNode& d, int n)
 }
 
 RayleighMethod readRayleighMethod(const io::DeckNode& s) {
-  RayleighMethod m;
-  const std::string method = s.string("method");
-  if (method == "heun") m.kind = RayleighMethod::Kind::Heun;
-  else if (method == "explicit_midpoint") m.kind = RayleighMethod::Kind::ExplicitMidpoint;
-  else if (method == "rk4") m.kind = RayleighMethod::Kind::RK4;
-  else if (method == "dop853") {
-    m.kind = RayleighMethod::Kind::Dop853;
+  RayleighMethod m = rayleighMethods().from(s.string("method"));
+  if (m.kind == RayleighMethod::Kind::Dop853) {
     m.dop.rtol = s.real("rtol");
     m.dop.atol = s.real("atol");
-  } else {
-    m.kind = RayleighMethod::Kind::Splitting;
+  } else if (m.kind == RayleighMethod::Kind::Splitting) {
     SplittingScheme& sp = m.splitting;
-    sp.method = method == "phi_2s" ? Splitting::Phi2S
-                : method == "phi_3s" ? Splitting::Phi3S
-                                     : Splitting::PhiRKS;
-    sp.ordering = s.string("ordering") == "dkd" ? Ordering::DriftKickDrift : Ordering::KickDriftKick;
-    sp.composition = integrators::compositionFromName(s.string("composition"));
-    if (sp.method == Splitting::PhiRKS) {
-      const std::string rk = s.string("rk");
-      sp.rk = rk == "heun" ? RksMethod::Heun
-              : rk == "explicit_midpoint" ? RksMethod::ExplicitMidpoint
-                                          : RksMethod::ImplicitMidpoint;
-    }
+    sp.ordering = orderings().from(s.string("ordering"));
+    sp.composition = integrators::compositions().from(s.string("composition"));
+    if (sp.method == Splitting::PhiRKS) sp.rk = rksMethods().from(s.string("rk"));
     if (sp.composition != Composition::None && !isSymmetric(sp))
       s.fail("composition", "a composition needs a symmetric base step; phi_rks with rk: " +
                                 s.string("rk") + " is not symmetric (order 3 only): use rk: "
@@ -95,10 +80,10 @@ io::DeckNode systemSection(const io::Deck& deck, const std::string& want) {
 
 }  // namespace
 
-RayleighConfig readRayleighConfig(const io::Deck& deck) {
+RayleighConfig readRayleighConfig(const io::Deck& deck, double dt) {
   const io::DeckNode r = systemSection(deck, "rayleigh");
   RayleighConfig c;
-  c.dt = io::readRunConfig(deck).dt;
+  c.dt = dt;
   const double m = r.real("mass");
   const io::DeckNode pot = r.map("potential");
   const auto V = readPotential(pot, m);
@@ -133,10 +118,10 @@ RayleighConfig readRayleighConfig(const io::Deck& deck) {
   return c;
 }
 
-RigidBodyConfig readRigidBodyConfig(const io::Deck& deck) {
+RigidBodyConfig readRigidBodyConfig(const io::Deck& deck, double dt) {
   const io::DeckNode b = systemSection(deck, "rigid_body");
   RigidBodyConfig c;
-  c.dt = io::readRunConfig(deck).dt;
+  c.dt = dt;
   const auto I = b.vector("inertia");
   c.inertia = Vec3(I[0], I[1], I[2]).asDiagonal();
   c.alpha = b.real("alpha");
@@ -144,19 +129,14 @@ RigidBodyConfig readRigidBodyConfig(const io::Deck& deck) {
   c.M0 = Vec3(M0[0], M0[1], M0[2]);
   if (!(c.M0.norm() > 0.0)) b.fail("M0", "must be nonzero");
   const io::DeckNode s = b.map("scheme");
-  const std::string method = s.string("method");
   RigidBodyMethod& m = c.method;
-  if (method == "ddb") {
-    m.kind = RigidBodyMethod::Kind::DDB;
-    m.ddb.retraction = s.string("retraction") == "exp" ? Retraction::Exp : Retraction::Cayley;
-    m.ddb.variant = s.string("variant") == "plain" ? DdbVariant::Plain : DdbVariant::Symmetric;
-  } else if (method == "rk4") {
-    m.kind = RigidBodyMethod::Kind::RK4;
-  } else if (method == "lobatto_iiic") {
-    m.kind = RigidBodyMethod::Kind::LobattoIIIC;
+  m.kind = rigidBodyMethods().from(s.string("method"));
+  if (m.kind == RigidBodyMethod::Kind::DDB) {
+    m.ddb.retraction = lie::retractions().from(s.string("retraction"));
+    m.ddb.variant = ddbVariants().from(s.string("variant"));
+  } else if (m.kind == RigidBodyMethod::Kind::LobattoIIIC) {
     m.lobatto.frozenJacobian = s.string("jacobian") == "frozen";
-  } else {
-    m.kind = RigidBodyMethod::Kind::Dop853;
+  } else if (m.kind == RigidBodyMethod::Kind::Dop853) {
     m.dop.rtol = s.real("rtol");
     m.dop.atol = s.real("atol");
   }

@@ -5,6 +5,8 @@
 
 namespace kirchhoff::setup {
 
+using namespace damped;
+
 namespace {
 
 void addRayleighKeys(io::Section& r) {
@@ -47,20 +49,21 @@ void addRayleighKeys(io::Section& r) {
   is.realList("p", "p(0), n values").required().minItems(1);
 
   io::Section& s = r.map("scheme", "time integrator", true);
-  s.enumeration("method", {"phi_2s", "phi_3s", "phi_rks", "heun", "explicit_midpoint", "rk4", "dop853"},
+  s.enumeration("method", rayleighMethods().names(),
                 "splittings of Modin & Söderlind (Alg. 3.1-3.3), or the comparisons Heun and "
                 "explicit midpoint (RK2), RK4, adaptive DOP853 (reference)").required();
-  for (const char* m : {"phi_2s", "phi_3s", "phi_rks"}) {
+  for (const auto& m : rayleighMethods().names()) {
+    if (rayleighMethods().from(m).kind != RayleighMethod::Kind::Splitting) continue;
     io::Section& sm = s.variant("method", m);
-    sm.enumeration("ordering", {"dkd", "kdk"},
+    sm.enumeration("ordering", orderings().names(),
                    "dkd: drift-kick-drift as in the paper (-> position Verlet at eps = 0); "
                    "kdk: kick-drift-kick (-> velocity Verlet)").def("dkd");
-    sm.enumeration("composition", integrators::compositionNames(),
+    sm.enumeration("composition", integrators::compositions().names(),
                    integrators::compositionDescription() + " (symmetric bases only)")
         .def("none");
   }
   s.variant("method", "phi_rks")
-      .enumeration("rk", {"heun", "explicit_midpoint", "implicit_midpoint"},
+      .enumeration("rk", rksMethods().names(),
                    "RK step of dp/dt = -grad V - eps D M^-1 p with q frozen (implicit_midpoint is "
                    "linearly implicit and symmetric)").def("heun");
   io::Section& sd = s.variant("method", "dop853");
@@ -74,12 +77,12 @@ void addRigidBodyKeys(io::Section& b) {
       .required().nonnegative();
   b.vector("M0", 3, "body angular momentum M(0) (nonzero)").required();
   io::Section& s = b.map("scheme", "time integrator", true);
-  s.enumeration("method", {"ddb", "rk4", "lobatto_iiic", "dop853"},
+  s.enumeration("method", rigidBodyMethods().names(),
                 "discrete double bracket (DDB), or the comparisons RK4, 3-stage Lobatto IIIC, "
                 "adaptive DOP853 (reference)").required();
   io::Section& sddb = s.variant("method", "ddb");
-  sddb.enumeration("retraction", {"exp", "cayley"}, "retraction tau: so(3) -> SO(3)").def("cayley");
-  sddb.enumeration("variant", {"plain", "symmetric"},
+  sddb.enumeration("retraction", lie::retractions().names(), "retraction tau: so(3) -> SO(3)").def("cayley");
+  sddb.enumeration("variant", ddbVariants().names(),
                    "plain: the DDB update as in the paper (1st order for alpha > 0); symmetric: "
                    "half dissipative midpoint step, conservative step, half step (2nd order)")
       .def("plain");

@@ -6,16 +6,16 @@
 
 namespace kirchhoff::setup {
 
-std::unique_ptr<Model> makeDampedModel(const io::Deck& deck, std::string* warning) {
+std::unique_ptr<Model> makeDampedModel(const io::Deck& deck, double dt, std::string* warning) {
   std::string w;
   std::unique_ptr<Model> model;
   try {
     if (deck.root().string("system") == "rayleigh") {
-      auto m = std::make_unique<damped::RayleighModel>(readRayleighConfig(deck));
+      auto m = std::make_unique<damped::RayleighModel>(readRayleighConfig(deck, dt));
       w = checkRayleighStability(deck, *m);
       model = std::move(m);
     } else {
-      const damped::RigidBodyConfig cfg = readRigidBodyConfig(deck);
+      const damped::RigidBodyConfig cfg = readRigidBodyConfig(deck, dt);
       w = checkRigidBodyStepSize(deck, cfg);
       model = std::make_unique<damped::RigidBodyModel>(cfg);
     }
@@ -33,9 +33,12 @@ run::Driver dampedDriver() {
   d.description = "Hamiltonian systems with Rayleigh damping (splittings of Modin & Söderlind 2011) "
                   "and the rigid body with double-bracket dissipation (DDB)";
   d.addKeys = addDampedKeys;
-  d.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
+  d.logColumns = {
+      {"**damped**, Rayleigh systems ([damped.md](damped.md), nondimensional):", &damped::RayleighModel::logColumns()},
+      {"**damped**, rigid body ([damped.md](damped.md), nondimensional):", &damped::RigidBodyModel::logColumns()}};
+  d.make = [](const io::Deck& deck, double dt, MPI_Comm comm) -> std::unique_ptr<Model> {
     std::string warning;
-    auto model = makeDampedModel(deck, &warning);
+    auto model = makeDampedModel(deck, dt, &warning);
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     if (!warning.empty() && rank == 0) {

@@ -19,10 +19,11 @@ namespace kirchhoff::setup {
 /// Root keys: `system` (rayleigh | rigid_body), the section of that name, `stability_guard`.
 void addDampedKeys(io::Schema& s);
 
-damped::RayleighConfig readRayleighConfig(const io::Deck& deck);
-damped::RigidBodyConfig readRigidBodyConfig(const io::Deck& deck);
+/// The configurations of the deck, stepping by `dt` (the run configuration's time.dt).
+damped::RayleighConfig readRayleighConfig(const io::Deck& deck, double dt);
+damped::RigidBodyConfig readRigidBodyConfig(const io::Deck& deck, double dt);
 
-/// The hardening-issue guard for a Rayleigh deck: estimates linear stability of the configured
+/// The step-size guard for a Rayleigh deck: estimates linear stability of the configured
 /// method at time.dt over time.steps (RayleighModel::stability) and
 ///  - refuses the deck (DeckError at time.dt, bound printed) when the linearized step map grows
 ///    (rho > 1) and either h*omega_max exceeds the method's undamped bound (2 for the splittings,
@@ -34,8 +35,8 @@ std::string checkRayleighStability(const io::Deck& deck, const damped::RayleighM
 /// deck with dt |M0| / I_min >= 2 pi is refused. Returns "" (no warnings).
 std::string checkRigidBodyStepSize(const io::Deck& deck, const damped::RigidBodyConfig& cfg);
 
-/// Builds the model of the deck; `warning` receives the guard's text ("" if none).
-std::unique_ptr<Model> makeDampedModel(const io::Deck& deck, std::string* warning);
+/// Builds the model of the deck with time step `dt`; `warning` receives the guard's text ("" if none).
+std::unique_ptr<Model> makeDampedModel(const io::Deck& deck, double dt, std::string* warning);
 
 run::Driver dampedDriver();
 

@@ -6,10 +6,11 @@
 #include <cstdint>
 #include <sstream>
 
+#include "core/Collective.hpp"
 #include "fluid/geometry/ConfigurationChecks.hpp"
 #include "fluid/PointVortexFluid.hpp"
+#include "fluid/geometry/ShapeKinds.hpp"
 #include "fluid/geometry/Shapes.hpp"
-#include "io/RunConfig.hpp"
 #include "io/TextFile.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 #include "setup/fluidbody/FluidBodyTools.hpp"
@@ -28,19 +29,50 @@ using fluidbody::BodyConfig;
 using fluidbody::FluidBodyConfig;
 using fluidbody::VortexConfig;
 
+namespace {
+
+/// shape.type and, for each kind of the registry (fluid/geometry/ShapeKinds), the keys it takes.
+void addShapeKeys(io::Section& sh) {
+  std::vector<std::string> kinds;
+  for (const auto& k : fluid::shapeKinds()) kinds.push_back(k.name);
+  sh.enumeration("type", kinds, "kind of outline").required();
+  for (const auto& k : fluid::shapeKinds()) {
+    io::Section& v = sh.variant("type", k.name);
+    for (const auto& p : k.parameters) {
+      if (p.value) v.real(p.name, p.meaning).required().positive();
+      else v.realList(p.name, p.meaning);
+    }
+    if (k.edges)
+      v.integer("edges", "number of polygon edges (panels), or of Nystrom nodes (even); with gauss_panels only "
+                "the outline of the distance checks").def(64).min(3).max(kMaxEdges);
+    if (k.sampling)
+      v.enumeration("sampling", fluid::curveSamplings().names(),
+                    "polygon edges tangent to the curve at their midpoints, or vertices on the curve").def("tangent");
+    if (k.vertices) {
+      v.realList("vertices", "vertices x0, y0, x1, y1, ... (either orientation)").minItems(6);
+      v.string("file", "text file with one 'x y' vertex per line (relative to the deck)");
+      v.boolean("smooth", "the vertices sample a smooth curve (enables the second-order panel correction)").def(false);
+    }
+  }
+}
+
+}  // namespace
+
 void addFluidBodyKeys(io::Schema& s) {
   io::Section& r = s.root();
   io::Section& sc = r.map("scheme", "time stepping: the variational midpoint step, or its composition");
-  sc.enumeration("composition", integrators::compositionNames(),
+  sc.enumeration("composition", integrators::compositions().names(),
                  integrators::compositionDescription() + "; each sub-step a DEL solve of size "
                  "gamma_i dt").def("none");
   io::Section& fl = r.map("fluid", "the ideal fluid");
   fl.real("density", "fluid density rho").def(1.0).positive();
-  fl.enumeration("discretization", {"auto", "panel", "nystrom", "gauss_panels"},
+  std::vector<std::string> discretizations = {"auto"};
+  for (const auto& n : fluid::discretizations().names()) discretizations.push_back(n);
+  fl.enumeration("discretization", discretizations,
                  "boundary integrals: constant-strength panels (second order), Nystrom on the analytic "
-                 "curve (spectral; circle, ellipse, star only), or graded Gauss-Legendre panels (high order; "
-                 "plate, polygon only); auto = nystrom when every body is a circle, ellipse or star, else "
-                 "panel").def("auto");
+                 "curve (spectral; " + fluid::shapeKindNames(true) + " only), or graded Gauss-Legendre panels "
+                 "(high order; " + fluid::shapeKindNames(false) + " only); auto = nystrom when every body is a "
+                 "smooth analytic curve (" + fluid::shapeKindNames(true) + "), else panel").def("auto");
   io::Section& gp = fl.variant("discretization", "gauss_panels");
   gp.integer("panel_order", "Gauss-Legendre nodes per panel").def(16).min(4).max(32);
   gp.real("max_panel", "longest panel before grading (body length units)").def(0.25).positive();
@@ -48,35 +80,19 @@ void addFluidBodyKeys(io::Schema& s) {
       .def(12).min(0).max(40);
   gp.real("grading_ratio", "the graded end panels shrink by this factor per level (a steep ratio, e.g. 10 "
           "with 3 levels, suits the plate's curvature jumps)").def(2.0).min(1.5).max(16.0);
+  fl.real("tolerance",
+          "relative accuracy of the added mass A(g) and the vortex velocities at every configuration "
+          "(nystrom, gauss_panels): bodies and vortices closer than the distance the base discretization "
+          "resolves get graded Gauss-Legendre panels, and a step whose error estimate exceeds it stops "
+          "(docs/fluidbody.md, close gaps); in [1e-14, 1e-2]").def(1e-8).positive();
   fl.real("min_distance_panels",
           "stop (exit 1, with a checkpoint) when a vortex comes closer to a body than this many "
-          "panel lengths, or two bodies closer than one").def(1.0).nonnegative();
+          "panel lengths of its outline, or (panel discretization) two bodies closer than one; nystrom and "
+          "gauss_panels resolve close bodies to fluid.tolerance instead").def(1.0).nonnegative();
   io::Section& b = r.list("bodies", "rigid bodies (polygons); each needs density, or mass and inertia");
   b.string("name", "label used in messages").def("");
   io::Section& sh = b.map("shape", "the body outline in its own frame (centroid at the origin)", true);
-  sh.enumeration("type", {"circle", "ellipse", "star", "plate", "polygon"}, "kind of outline").required();
-  sh.variant("type", "circle").real("radius", "radius R").required().positive();
-  sh.variant("type", "star").real("radius", "mean radius R of r(s) = R (1 + sum a_k cos ks + b_k sin ks)")
-      .required().positive();
-  sh.variant("type", "star").realList("cos", "a_1, a_2, ...: cosine coefficients of r(s) / R");
-  sh.variant("type", "star").realList("sin", "b_1, b_2, ...: sine coefficients of r(s) / R");
-  sh.variant("type", "ellipse").real("a", "semi-axis along the body x axis").required().positive();
-  sh.variant("type", "ellipse").real("b", "semi-axis along the body y axis").required().positive();
-  sh.variant("type", "plate").real("length", "total length along the body x axis").required().positive();
-  sh.variant("type", "plate").real("thickness", "thickness (a stadium: straight sides, round caps)")
-      .required().positive();
-  for (const char* kind : {"circle", "ellipse", "star", "plate"})
-    sh.variant("type", kind).integer("edges", "number of polygon edges (panels), or of Nystrom nodes (even); "
-                                     "with gauss_panels only the outline of the distance checks")
-        .def(64).min(3).max(kMaxEdges);
-  for (const char* kind : {"circle", "ellipse"})
-    sh.variant("type", kind).enumeration("sampling", {"tangent", "inscribed"},
-        "polygon edges tangent to the curve at their midpoints, or vertices on the curve").def("tangent");
-  sh.variant("type", "polygon").realList("vertices", "vertices x0, y0, x1, y1, ... (either orientation)")
-      .minItems(6);
-  sh.variant("type", "polygon").string("file", "text file with one 'x y' vertex per line (relative to the deck)");
-  sh.variant("type", "polygon").boolean("smooth", "the vertices sample a smooth curve (enables the "
-      "second-order panel correction)").def(false);
+  addShapeKeys(sh);
   b.real("density", "body density (mass and inertia from the exact polygon area and moment)").positive();
   b.real("mass", "body mass m (with inertia, instead of density)").positive();
   b.real("inertia", "polar moment of inertia about the centroid (with mass)").positive();
@@ -141,23 +157,18 @@ fluid::ShapeSpec readShapeSpec(const io::DeckNode& body, const std::string& deck
   const io::DeckNode sh = body.map("shape");
   fluid::ShapeSpec spec;
   spec.kind = sh.string("type");
-  if (spec.kind == "circle") {
-    spec.radius = sh.real("radius");
-  } else if (spec.kind == "star") {
-    spec.radius = sh.real("radius");
-    if (sh.has("cos")) spec.cosCoeffs = sh.vector("cos");
-    if (sh.has("sin")) spec.sinCoeffs = sh.vector("sin");
-  } else if (spec.kind == "ellipse") {
-    spec.a = sh.real("a");
-    spec.b = sh.real("b");
-  } else if (spec.kind == "plate") {
-    spec.length = sh.real("length");
-    spec.thickness = sh.real("thickness");
-    if (spec.thickness >= spec.length) sh.fail("thickness", "must be smaller than the length");
+  const fluid::ShapeKind& kind = fluid::shapeKind(spec.kind);
+  for (const auto& p : kind.parameters) {
+    if (p.value) spec.*p.value = sh.real(p.name);
+    else if (sh.has(p.name)) spec.*p.list = sh.vector(p.name);
   }
-  if (spec.kind != "polygon") spec.edges = static_cast<int>(sh.integer("edges"));
-  if (spec.kind == "circle" || spec.kind == "ellipse") spec.sampling = fluid::curveSampling(sh.string("sampling"));
-  if (spec.kind == "polygon") {
+  for (const auto& p : kind.parameters)
+    for (const auto& q : kind.parameters)
+      if (q.name == p.smallerThan && !(spec.*p.value < spec.*q.value))
+        sh.fail(p.name, "must be smaller than the " + q.name);
+  if (kind.edges) spec.edges = static_cast<int>(sh.integer("edges"));
+  if (kind.sampling) spec.sampling = fluid::curveSamplings().from(sh.string("sampling"));
+  if (kind.vertices) {
     if (sh.has("vertices") == sh.has("file")) sh.fail("", "give exactly one of 'vertices' and 'file'");
     if (sh.has("vertices")) {
       const auto xy = sh.vector("vertices");
@@ -174,16 +185,10 @@ fluid::ShapeSpec readShapeSpec(const io::DeckNode& body, const std::string& deck
   return spec;
 }
 
-/// The piecewise-smooth curve of a plate or polygon (gauss_panels), with the exact area and polar
-/// moment moved onto the outline (the body's mass and inertia are the curve's).
-void readPiecewiseShape(const fluid::ShapeSpec& spec, BodyConfig& c) {
-  c.shape = fluid::makeShape(spec);
-  c.piecewise = spec.kind == "plate" ? fluid::stadiumCurve(spec.length, spec.thickness) : fluid::polygonCurve(c.shape);
-  c.shape.area = c.piecewise->area;
-  c.shape.polarMoment = c.piecewise->polarMoment;
-}
-
-/// The outline (panel polygon, or the curve's outline through the Nystrom nodes) and the curve.
+/// The outline (panel polygon, or the curve's outline through the Nystrom nodes) and the curve:
+/// the analytic one of a smooth kind, or for Gauss panels the piecewise-smooth curve of a plate or
+/// polygon with the exact area and polar moment moved onto the outline (the body's mass and inertia
+/// are the curve's).
 void readShape(const io::DeckNode& body, const fluid::ShapeSpec& spec, fluid::DiscretizationKind kind,
                BodyConfig& c) {
   const io::DeckNode sh = body.map("shape");
@@ -191,13 +196,17 @@ void readShape(const io::DeckNode& body, const fluid::ShapeSpec& spec, fluid::Di
   if (nystrom && (spec.edges % 2 != 0 || spec.edges < 8))
     sh.fail("edges", "the Nystrom node count must be even and at least 8, got " + std::to_string(spec.edges));
   try {
-    if (fluid::isSmoothAnalytic(spec)) c.curve = fluid::makeCurve(spec);
+    const fluid::ShapeKind& shape = fluid::shapeKind(spec.kind);
+    if (shape.smooth) c.curve = shape.curve(spec);
     if (nystrom) {
       c.shape = fluid::curveOutline(*c.curve, spec.edges);
     } else if (kind == fluid::DiscretizationKind::GaussPanels) {
-      readPiecewiseShape(spec, c);
+      c.shape = shape.outline(spec);
+      c.piecewise = shape.piecewise(spec, c.shape);
+      c.shape.area = c.piecewise->area;
+      c.shape.polarMoment = c.piecewise->polarMoment;
     } else {
-      c.shape = fluid::makeShape(spec);
+      c.shape = shape.outline(spec);
     }
   } catch (const ConfigurationError& e) {
     sh.fail("", e.what());
@@ -226,13 +235,14 @@ BodyConfig readBody(const io::DeckNode& b, const fluid::ShapeSpec& spec, fluid::
   return c;
 }
 
-/// fluid.{panel_order, max_panel, grading_levels, grading_ratio}; every body must be a plate or a polygon.
+/// fluid.{panel_order, max_panel, grading_levels, grading_ratio}; every body must be piecewise smooth.
 fluid::GaussPanelOptions readGaussPanelOptions(const io::DeckNode& fluidNode, const std::vector<io::DeckNode>& bodies,
                                                const std::vector<fluid::ShapeSpec>& specs) {
   for (std::size_t j = 0; j < bodies.size(); ++j)
-    if (specs[j].kind != "plate" && specs[j].kind != "polygon")
-      fluidNode.fail("discretization", "gauss_panels needs plates or polygons (use nystrom for circles, ellipses, "
-                     "stars); body " + std::to_string(j) + " is a " + specs[j].kind);
+    if (fluid::shapeKind(specs[j].kind).smooth)
+      fluidNode.fail("discretization", "gauss_panels needs piecewise-smooth bodies (" + fluid::shapeKindNames(false) +
+                     "; use nystrom for " + fluid::shapeKindNames(true) + "); body " + std::to_string(j) +
+                     " is a " + specs[j].kind);
   fluid::GaussPanelOptions o;
   o.order = static_cast<int>(fluidNode.integer("panel_order"));
   o.maxPanel = fluidNode.real("max_panel");
@@ -253,42 +263,46 @@ std::unique_ptr<fluid::BoundaryFluid> makeBoundaryFluid(const FluidBodyConfig& c
   if (c.discretization == fluid::DiscretizationKind::GaussPanels) {
     std::vector<fluid::PiecewiseCurve> pieces;
     for (const auto& b : c.bodies) pieces.push_back(*b.piecewise);
-    return fluid::makeGaussPanelFluid(comm, shapes(c), pieces, c.gaussPanels, c.fluidDensity, "panel_");
+    return fluid::makeGaussPanelFluid(comm, shapes(c), pieces, c.gaussPanels, c.fluidDensity, "panel_",
+                                      c.fluidTolerance);
   }
   std::vector<fluid::SmoothCurve> curves;
   if (c.discretization == fluid::DiscretizationKind::Nystrom)
     for (const auto& b : c.bodies) curves.push_back(*b.curve);
-  return fluid::makeBoundaryFluid(comm, shapes(c), curves, c.discretization, c.fluidDensity, "panel_");
+  return fluid::makeBoundaryFluid(comm, shapes(c), curves, c.discretization, c.fluidDensity, "panel_",
+                                  c.fluidTolerance);
 }
 
-FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
+FluidBodyConfig readFluidBodyConfig(const io::Deck& deck, double dt) {
   const io::DeckNode root = deck.root();
   FluidBodyConfig c;
-  c.dt = io::readRunConfig(deck).dt;
-  c.composition = integrators::compositionFromName(root.map("scheme").string("composition"));
+  c.dt = dt;
+  c.composition = integrators::compositions().from(root.map("scheme").string("composition"));
   c.fluidDensity = root.map("fluid").real("density");
   c.minDistancePanels = root.map("fluid").real("min_distance_panels");
+  c.fluidTolerance = root.map("fluid").real("tolerance");
+  if (!(c.fluidTolerance >= 1e-14 && c.fluidTolerance <= 1e-2))
+    root.map("fluid").fail("tolerance", "must be in [1e-14, 1e-2]");
   c.vortices = readVortices(root);
   const auto bodies = root.list("bodies");
   std::vector<fluid::ShapeSpec> specs;
   bool smooth = true;
   for (const auto& b : bodies) {
     specs.push_back(readShapeSpec(b, deck.file()));
-    smooth = smooth && fluid::isSmoothAnalytic(specs.back());
+    smooth = smooth && fluid::shapeKind(specs.back().kind).smooth;
   }
   const std::string disc = root.map("fluid").string("discretization");
-  if (disc == "nystrom" && !smooth)
+  if (disc == "auto")
+    c.discretization = smooth && !bodies.empty() ? fluid::DiscretizationKind::Nystrom : fluid::DiscretizationKind::Panel;
+  else
+    c.discretization = fluid::discretizations().from(disc);
+  if (c.discretization == fluid::DiscretizationKind::Nystrom && !smooth)
     for (std::size_t j = 0; j < bodies.size(); ++j)
-      if (!fluid::isSmoothAnalytic(specs[j]))
-        root.map("fluid").fail("discretization", "nystrom needs smooth analytic bodies (circle, ellipse, "
-                               "star); body " + std::to_string(j) + " is a " + specs[j].kind);
-  c.discretization = (disc == "nystrom" || (disc == "auto" && smooth && !bodies.empty()))
-                         ? fluid::DiscretizationKind::Nystrom
-                         : fluid::DiscretizationKind::Panel;
-  if (disc == "gauss_panels") {
-    c.discretization = fluid::DiscretizationKind::GaussPanels;
+      if (!fluid::shapeKind(specs[j].kind).smooth)
+        root.map("fluid").fail("discretization", "nystrom needs smooth analytic bodies (" + fluid::shapeKindNames(true) +
+                               "); body " + std::to_string(j) + " is a " + specs[j].kind);
+  if (c.discretization == fluid::DiscretizationKind::GaussPanels)
     c.gaussPanels = readGaussPanelOptions(root.map("fluid"), bodies, specs);
-  }
   for (std::size_t j = 0; j < bodies.size(); ++j)
     c.bodies.push_back(readBody(bodies[j], specs[j], c.discretization, static_cast<int>(j)));
   if (!c.bodies.empty()) {
@@ -308,12 +322,19 @@ FluidBodyConfig readFluidBodyConfig(const io::Deck& deck) {
 run::Driver fluidbodyDriver() {
   run::Driver d;
   d.initialKeys = {"bodies", "vortices"};
+  // The boundary operator itself (FB-18, FB-44): a restart that changes them would continue the
+  // log with other discrete equations. Solver paths and tolerances (-panel_solver, -del_*) may change.
+  d.newLogOptions = {"-panel_correction", "-panel_multipole_order", "-panel_multipole_eta",
+                     "-panel_multipole_tol"};
   d.model = "fluidbody";
   d.description = "rigid bodies and point vortices in an ideal 2D fluid (variational integrator)";
   d.addKeys = addFluidBodyKeys;
+  d.logColumns = {{"**fluidbody** ([fluidbody.md](fluidbody.md#5-invariants-and-diagnostics), nondimensional):",
+                   &fluidbody::FluidBodyModel::logColumns()}};
   d.tools = fluidbodyTools();
-  d.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
-    FluidBodyConfig c = readFluidBodyConfig(deck);
+  d.make = [](const io::Deck& deck, double dt, MPI_Comm comm) -> std::unique_ptr<Model> {
+    // Collective before the fluid's collectives: a vertex file can differ between nodes.
+    FluidBodyConfig c = collectively(comm, [&] { return readFluidBodyConfig(deck, dt); });
     std::unique_ptr<fluid::Fluid> fluid;
     if (c.bodies.empty())
       fluid = std::make_unique<fluid::PointVortexFluid>(comm, c.fluidDensity);

@@ -16,7 +16,8 @@
 namespace kirchhoff::setup {
 
 void addFluidBodyKeys(io::Schema& s);
-fluidbody::FluidBodyConfig readFluidBodyConfig(const io::Deck& deck);
+/// The configuration of the deck, stepping by `dt` (the run configuration's time.dt).
+fluidbody::FluidBodyConfig readFluidBodyConfig(const io::Deck& deck, double dt);
 /// The body outlines of a configuration (in their body frames), in body order.
 std::vector<fluid::Polygon> shapes(const fluidbody::FluidBodyConfig& c);
 /// The boundary fluid of the configuration's discretization (fluid.discretization), options -panel_*.

@@ -18,6 +18,7 @@
 #include "fluid/AddedMassReport.hpp"
 #include "fluid/FlowEvaluator.hpp"
 #include "io/FlowField.hpp"
+#include "io/RunConfig.hpp"
 #include "setup/fluidbody/FluidBodySetup.hpp"
 
 namespace kirchhoff::setup {
@@ -63,7 +64,7 @@ fluid::Vortices initialVortices(const FluidBodyConfig& c) {
 // inertia gets density m / area, and if its inertia is not that density times the polar moment the
 // report's M is followed by the deck's M and K.
 int addedMassTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*outdir*/) {
-  const FluidBodyConfig c = readFluidBodyConfig(deck);
+  const FluidBodyConfig c = readFluidBodyConfig(deck, io::readRunConfig(deck).dt);
   if (c.bodies.empty()) deck.root().fail("bodies", "--added-mass needs at least one body");
   std::vector<double> density;
   Eigen::MatrixXd M = Eigen::MatrixXd::Zero(3 * c.bodies.size(), 3 * c.bodies.size());
@@ -76,6 +77,7 @@ int addedMassTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*outd
     if (std::abs(b.inertia - b.shape.inertia(density.back())) > 1e-12 * b.inertia) ownInertia = true;
   }
   const std::unique_ptr<fluid::BoundaryFluid> f = makeBoundaryFluid(c, comm);
+  f->refineFor(initialPoses(c), fluid::Vortices{}, 0.0);  // close bodies: resolved to fluid.tolerance
   f->setConfiguration(initialPoses(c), fluid::Vortices{});
   const std::string report = fluid::addedMassReport(*f, density);
   const Eigen::MatrixXd A = f->addedMass();
@@ -130,11 +132,12 @@ Grid flowGrid(const io::DeckNode& ff, const FluidBodyConfig& c) {
 
 // psi_gamma, psi_I, psi_B = <Psi_B, Xi> and u on the grid at t = 0, masked inside the bodies.
 int flowFieldTool(const io::Deck& deck, MPI_Comm comm, const std::string& outdir) {
-  const FluidBodyConfig c = readFluidBodyConfig(deck);
+  const FluidBodyConfig c = readFluidBodyConfig(deck, io::readRunConfig(deck).dt);
   const io::DeckNode ff = deck.root().map("flow_field");
   const Grid g = flowGrid(ff, c);
   const std::unique_ptr<fluid::BoundaryFluid> fp = makeBoundaryFluid(c, comm);
   fluid::BoundaryFluid& fluid = *fp;
+  fluid.refineFor(initialPoses(c), initialVortices(c), 0.0);
   fluid.setConfiguration(initialPoses(c), initialVortices(c));
   const double t0 = MPI_Wtime();
   const fluid::FlowSample s =

@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "core/Collective.hpp"
 #include "core/Error.hpp"
 #include "io/RunConfig.hpp"
 #include "models/slosh/Discretization.hpp"
@@ -201,7 +202,7 @@ std::string frequencyTable(const slosh::Config& c, double dt) {
     << ")  Stormer-Verlet (dt = " << num(dt) << ")  symmetric 2n pi c/L  resonant nu_n\n";
   for (int n = 0; n < count; ++n) {
     const double disc = haveModes && n < static_cast<int>(discrete.size()) ? discrete[n] : NAN;
-    o << n << "  " << num(roots[n]) << "  " << num(roots[n] / (2 * slosh::kPi)) << "  " << num(disc) << "  "
+    o << n << "  " << num(roots[n]) << "  " << num(roots[n] / (2 * kPi)) << "  " << num(disc) << "  "
       << num(slosh::stormerVerletFrequency(disc, dt)) << "  " << num(sym[n]) << "  "
       << num(slosh::resonantStiffness(lp, n + 1)) << "\n";
   }
@@ -217,9 +218,9 @@ run::Driver sloshDriver() {
   drv.description =
       "shallow-water sloshing in a spring-restrained vehicle (particle paths, Stormer-Verlet, DMDA)";
   drv.addKeys = addSloshKeys;
-  drv.make = [](const io::Deck& deck, MPI_Comm comm) -> std::unique_ptr<Model> {
-    const slosh::Config c = readSloshConfig(deck);
-    const double dt = io::readRunConfig(deck).dt;
+  drv.logColumns = {{"**slosh** ([slosh.md](slosh.md), SI per unit width):", &slosh::SloshModel::logColumns()}};
+  drv.make = [](const io::Deck& deck, double dt, MPI_Comm comm) -> std::unique_ptr<Model> {
+    const slosh::Config c = collectively(comm, [&] { return readSloshConfig(deck); });
     const std::string report = stabilityReport(c, dt);
     PetscCallAbort(comm, PetscPrintf(comm, "%s", report.c_str()));
     return std::make_unique<slosh::SloshModel>(c, dt, comm);

@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "io/RunConfig.hpp"
 #include "setup/top/TopTools.hpp"
 
 namespace kirchhoff::setup {
@@ -21,14 +20,14 @@ void addTopKeys(io::Schema& s) {
   b.real("mass", "mass m").def(1.0).nonnegative();
   b.real("gravity", "gravitational acceleration g").def(1.0).nonnegative();
   b.real("length", "distance l from the pivot to the centre of mass").def(1.0).nonnegative();
-  r.enumeration("scheme", top::schemeNames(),
+  r.enumeration("scheme", top::topSchemes().names(),
                 "integrator: implicit/explicit midpoint on the collective canonical system in z, "
                 "or directly on (Pi, Gamma); collective_gauss_legendre: s-stage Gauss–Legendre "
                 "collocation on z (order 2s)").def("collective_implicit_midpoint");
   r.variant("scheme", "collective_gauss_legendre")
       .integer("stages", "Gauss–Legendre stages s (order 2s; s = 1 is the implicit midpoint)")
       .def(2).min(1).max(8);
-  r.enumeration("composition", integrators::compositionNames(),
+  r.enumeration("composition", integrators::compositions().names(),
                 integrators::compositionDescription() +
                     "; needs an implicit (symmetric) scheme").def("none");
   io::Section& i = r.map("initial", "initial data: Pi and Gamma (lifted to z), or z", true);
@@ -67,10 +66,10 @@ top::Vec3 vec3(const io::DeckNode& n, const std::string& key) {
 
 }  // namespace
 
-TopConfig readTopConfig(const io::Deck& deck) {
+TopConfig readTopConfig(const io::Deck& deck, double dt) {
   const io::DeckNode root = deck.root();
   TopConfig c;
-  c.dt = io::readRunConfig(deck).dt;
+  c.dt = dt;
   const io::DeckNode b = root.map("body");
   c.top.inertia = vec3(b, "inertia");
   c.top.c = vec3(b, "center_of_mass");
@@ -78,10 +77,10 @@ TopConfig readTopConfig(const io::Deck& deck) {
     b.fail("center_of_mass", "must be a unit vector (|c| = " + std::to_string(c.top.c.norm()) +
                                  "); the distance goes in 'length'");
   c.top.mgl = b.real("mass") * b.real("gravity") * b.real("length");
-  c.scheme = top::schemeFromName(root.string("scheme"));
+  c.scheme = top::topSchemes().from(root.string("scheme"));
   if (c.scheme == top::TopScheme::CollectiveGaussLegendre)
     c.stages = static_cast<int>(root.integer("stages"));
-  c.composition = integrators::compositionFromName(root.string("composition"));
+  c.composition = integrators::compositions().from(root.string("composition"));
   if (c.composition != top::Composition::None && !top::isImplicit(c.scheme))
     root.fail("composition", "a composition needs a symmetric (implicit) scheme; " +
                                  root.string("scheme") + " is explicit (use "
@@ -127,8 +126,9 @@ run::Driver topDriver() {
   d.description = "heavy top: collective Lie–Poisson integrator and three comparison schemes "
                   "(Ohsawa 2019)";
   d.addKeys = addTopKeys;
-  d.make = [](const io::Deck& deck, MPI_Comm) -> std::unique_ptr<Model> {
-    return std::make_unique<top::TopModel>(readTopConfig(deck));
+  d.logColumns = {{"**top** ([heavytop.md](heavytop.md), nondimensional):", &top::TopModel::logColumns()}};
+  d.make = [](const io::Deck& deck, double dt, MPI_Comm) -> std::unique_ptr<Model> {
+    return std::make_unique<top::TopModel>(readTopConfig(deck, dt));
   };
   d.tools = topTools();
   return d;

@@ -10,7 +10,8 @@
 namespace kirchhoff::setup {
 
 void addTopKeys(io::Schema& s);
-top::TopConfig readTopConfig(const io::Deck& deck);
+/// The configuration of the deck, stepping by `dt` (the run configuration's time.dt).
+top::TopConfig readTopConfig(const io::Deck& deck, double dt);
 run::Driver topDriver();
 
 }  // namespace kirchhoff::setup

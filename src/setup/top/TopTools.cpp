@@ -13,6 +13,7 @@
 #include "core/Error.hpp"
 #include "core/Mpi.hpp"
 #include "io/Deck.hpp"
+#include "io/RunConfig.hpp"
 #include "models/top/Reference.hpp"
 #include "models/top/Symplecticity.hpp"
 #include "models/top/TopModel.hpp"
@@ -40,7 +41,7 @@ void advance(const TopStepper& st, Eigen::VectorXd& x, long steps) {
 
 // Defect table; exit 1 if the collective implicit midpoint is not symplectic to 1e-10 (a bug).
 int symplecticityTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*outdir*/) {
-  const TopConfig c = readTopConfig(deck);
+  const TopConfig c = readTopConfig(deck, io::readRunConfig(deck).dt);
   const io::DeckNode sy = deck.root().map("symplecticity");
   std::vector<long> at;
   for (double v : sy.vector("at_steps")) {
@@ -94,7 +95,7 @@ int symplecticityTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*
 
 // Errors |(Pi, Gamma)(T) - reference(T)| for each scheme and dt, with the observed orders.
 int convergenceTool(const io::Deck& deck, MPI_Comm comm, const std::string& /*outdir*/) {
-  const TopConfig c = readTopConfig(deck);
+  const TopConfig c = readTopConfig(deck, io::readRunConfig(deck).dt);
   const io::DeckNode cv = deck.root().map("convergence");
   const std::vector<double> dts = cv.vector("dt");
   const double T = cv.real("end_time");

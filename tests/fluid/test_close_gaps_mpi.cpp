@@ -1,0 +1,65 @@
+// Close gaps (docs/fluidbody.md "Close gaps", (FB-64)-(FB-66)) on several ranks: two disks 1e-3 of the
+// radius apart and a vortex 1e-2 from one, refined on every rank alike; A(g) against the exact series
+// (FB-63), and every result equal to the serial dense-LU recomputation on PETSC_COMM_SELF to 1e-12.
+#include <gtest/gtest.h>
+
+#include "FluidTestUtil.hpp"
+#include "TwoCylinders.hpp"
+#include "fluid/discretization/NystromDiscretization.hpp"
+
+namespace kirchhoff::fluid {
+namespace {
+
+std::unique_ptr<BoundaryFluid> twoDisks(MPI_Comm comm, PanelSolver solver, PanelOperator op) {
+  const std::vector<SmoothCurve> curves = {circleCurve(0.5), circleCurve(0.5)};
+  std::vector<Polygon> outlines;
+  std::vector<RefinableShape> shapes;
+  for (const SmoothCurve& c : curves) outlines.push_back(curveOutline(c, 64)), shapes.push_back(refinableShape(c));
+  SolverOptions o;
+  o.solver = solver;
+  o.op = op;
+  auto f = std::make_unique<BoundaryFluid>(comm, outlines,
+                                           std::make_unique<NystromDiscretization>(curves, std::vector<int>{64, 64}),
+                                           1.0, o, "close_mpi_");
+  f->enableRefinement(shapes, GaussPanelOptions{}, 1e-8);
+  return f;
+}
+
+double relDiff(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
+}
+
+void expectDistributedEqualsSerial(PanelSolver solver, PanelOperator op) {
+  const std::vector<lie::Pose> poses = {lie::Pose{0.0, Vec2(0.0, 0.0)}, lie::Pose{0.0, Vec2(1.0005, 0.0)}};
+  Vortices v;
+  v.gamma = {Vec2(0.0, 0.505), Vec2(2.0, 1.5)};
+  v.K = {1.3, -0.7};
+  Eigen::VectorXd Xi(6);
+  Xi << 0.4, -0.3, 0.8, -1.1, 0.5, 0.2;
+  auto par = twoDisks(PETSC_COMM_WORLD, solver, op), ser = twoDisks(PETSC_COMM_SELF, PanelSolver::Direct, PanelOperator::Dense);
+  EXPECT_TRUE(par->refineFor(poses, v, 0.0));
+  EXPECT_TRUE(ser->refineFor(poses, v, 0.0));
+  EXPECT_EQ(par->resolution().unknowns, ser->resolution().unknowns);
+  EXPECT_NEAR(par->resolution().errorEstimate, ser->resolution().errorEstimate, 1e-3 * ser->resolution().errorEstimate);
+  par->setConfiguration(poses, Vortices{});
+  const Eigen::Matrix4d R = test::twoCylinderAddedMass({0.0, 0.0}, 0.5, {1.0005, 0.0}, 0.5, 1.0);
+  const Eigen::MatrixXd A = par->addedMass();
+  const int idx[4] = {1, 2, 4, 5};
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) EXPECT_NEAR(A(idx[a], idx[b]), R(a, b), 1e-8 * R.cwiseAbs().maxCoeff());
+  par->setConfiguration(poses, v);
+  ser->setConfiguration(poses, v);
+  const double tol = solver == PanelSolver::Direct ? 1e-12 : 1e-9;
+  EXPECT_LT(relDiff(par->addedMass(), ser->addedMass()), tol);
+  EXPECT_LT(relDiff(par->vortexMomentum(), ser->vortexMomentum()), tol);
+  EXPECT_NEAR(par->kirchhoffRouth(), ser->kirchhoffRouth(), tol * std::abs(ser->kirchhoffRouth()));
+  EXPECT_LT(relDiff(par->lagrangianGradient(Xi), ser->lagrangianGradient(Xi)), tol);
+  const auto up = par->vortexVelocities(Xi), us = ser->vortexVelocities(Xi);
+  for (std::size_t i = 0; i < up.size(); ++i) EXPECT_LT((up[i] - us[i]).norm(), tol * us[i].norm());
+}
+
+TEST(CloseGapsMpi, DenseDirectEqualsSerial) { expectDistributedEqualsSerial(PanelSolver::Direct, PanelOperator::Dense); }
+TEST(CloseGapsMpi, FastOperatorEqualsSerial) { expectDistributedEqualsSerial(PanelSolver::Ksp, PanelOperator::Fast); }
+
+}  // namespace
+}  // namespace kirchhoff::fluid
