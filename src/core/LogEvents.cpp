@@ -8,9 +8,9 @@ namespace kirchhoff {
 
 namespace {
 
-constexpr std::array<const char*, 13> kEventNames = {
+constexpr std::array<const char*, 14> kEventNames = {
     "PanelAssembly",   "PanelFactor", "PanelSolve",   "PanelGradient",  "PanelNearField", "PanelMultipole", "VortexNearField",
-    "VortexMultipole", "DELResidual", "DELJacobian", "IOCheckpoint", "IOInvariantLog", "IOSnapshot"};
+    "VortexMultipole", "DELResidual", "DELJacobian", "IOCheckpoint", "IOInvariantLog", "IOSnapshot", "KirchhoffSolve"};
 
 PetscBool petscUp() {
   PetscBool up = PETSC_FALSE;

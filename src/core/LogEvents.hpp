@@ -21,6 +21,7 @@ enum class Phase {
   Checkpoint,     ///< checkpoint write or read
   InvariantLog,   ///< invariants.h5 writes
   Snapshot,       ///< snapshots.h5 writes
+  KirchhoffSolve, ///< the bordered Kirchhoff tensor solve of the coupled Newton direction (FB-91)
 };
 
 /// The PETSc event of a phase, registered on first use (PETSc must be initialized).

@@ -60,9 +60,11 @@ void BoundaryFluid::install(std::shared_ptr<const Discretization> disc) {
     throw ConfigurationError("fluid: " + std::to_string(disc_->bodyCount()) + " discretized bodies for " +
                              std::to_string(n) + " outlines");
   layout_ = NodeLayout(bodySizes(*disc_));
+  kirchhoff_.reset();  // (FB-91) holds the boundary system and the self-blocks: rebuilt at its next use
   cluster_.reset();
   vortexTerms_.reset();
   system_.reset();
+  multipoleTol_ = 0.0;  // no relaxation (FB-93) unless the matrix-free path below sets it
   Srows_.resize(0, 0);
   LBS_.resize(0, 0);
   assembledPoses_.clear();
@@ -88,16 +90,7 @@ void BoundaryFluid::install(std::shared_ptr<const Discretization> disc) {
   mu_ = Eigen::VectorXd::Zero(n);
   placeNodes(std::vector<lie::Pose>(n));
   if (n == 0) return;
-  // Augmented self-blocks [M_jj 1; w^T 0] (rows and columns: nodes of j, multiplier of j).
-  std::vector<Eigen::MatrixXd> augmented;
-  for (int j = 0; j < n; ++j) {
-    const int nj = layout_.bodySize(j);
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(nj + 1, nj + 1);
-    A.topLeftCorner(nj, nj) = disc_->selfNormal(j);
-    A.col(nj).head(nj).setOnes();
-    for (int q = 0; q < nj; ++q) A(nj, q) = weight_[layout_.offset[j] + q];
-    augmented.push_back(std::move(A));
-  }
+  const std::vector<Eigen::MatrixXd> augmented = augmentedSelfBlocks();
   // auto: fast from kFastOperatorMinBodies bodies unless a direct solve is asked for (matrix-free: KSP only).
   const bool fast = n > 1 && (options.op == PanelOperator::Fast ||
                               (options.op == PanelOperator::Auto && n >= kFastOperatorMinBodies &&
@@ -112,16 +105,21 @@ void BoundaryFluid::install(std::shared_ptr<const Discretization> disc) {
                                                  options.multipoleEta, options.vortexLeafSize);
     apply.bodyBegin = b0;
     apply.bodyEnd = b1;
-    apply.apply = [this](const Eigen::VectorXd& x, Eigen::VectorXd& y, bool transpose) {
+    multipoleEta_ = options.multipoleEta;
+    multipoleTol_ = options.multipoleOrder > 0 ? 0.0 : options.multipoleTol;  // a fixed order is never relaxed
+    apply.apply = [this](const Eigen::VectorXd& x, Eigen::VectorXd& y, bool transpose, double tol) {
+      const int order = relaxedOrder(tol);
+      if (order > 0) ++relaxed_;
       if (transpose)
-        cluster_->applyTranspose(BodyClusterOperator::Kind::Normal, x, y);
+        cluster_->applyTranspose(BodyClusterOperator::Kind::Normal, x, y, order);
       else
-        cluster_->apply(BodyClusterOperator::Kind::Normal, x, y);
+        cluster_->apply(BodyClusterOperator::Kind::Normal, x, y, order);
     };
   }
   system_ = std::make_unique<BoundarySystem>(comm_, layout_, augmented, options.solver, options.directMax,
                                              prefix, options.factorization, apply);
   system_->setWarmStart(options.warmStart);
+  system_->setRelaxation(options.relaxation);
   const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
   if (fast) return;  // no rows of S: self-blocks from the discretization, the rest from the operator
   Srows_ = RowMatrix::Zero(p1 - p0, N);
@@ -137,6 +135,19 @@ void BoundaryFluid::install(std::shared_ptr<const Discretization> disc) {
 }
 
 BoundaryFluid::~BoundaryFluid() = default;
+
+std::vector<Eigen::MatrixXd> BoundaryFluid::augmentedSelfBlocks() const {
+  std::vector<Eigen::MatrixXd> augmented;
+  for (int j = 0; j < bodyCount(); ++j) {
+    const int nj = layout_.bodySize(j);
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(nj + 1, nj + 1);
+    A.topLeftCorner(nj, nj) = disc_->selfNormal(j);
+    A.col(nj).head(nj).setOnes();
+    for (int q = 0; q < nj; ++q) A(nj, q) = weight_[layout_.offset[j] + q];
+    augmented.push_back(std::move(A));
+  }
+  return augmented;
+}
 
 void BoundaryFluid::placeNodes(const std::vector<lie::Pose>& poses) {
   const int n = bodyCount(), N = layout_.nodes;
@@ -255,11 +266,18 @@ Eigen::MatrixXd BoundaryFluid::rightHandSides(bool rigid, bool image) const {
   return R;
 }
 
-Eigen::VectorXd BoundaryFluid::rigidPotential(const Eigen::VectorXd& s) const {
+int BoundaryFluid::relaxedOrder(double tol) const {
+  // (FB-93): the order (FB-44) of relative truncation tol, when that is looser than the operator's own.
+  return multipoleTol_ > 0.0 && tol > multipoleTol_ ? multipoleOrder(multipoleEta_, std::min(tol, 0.1)) : 0;
+}
+
+Eigen::VectorXd BoundaryFluid::rigidPotential(const Eigen::VectorXd& s, double tol) const {
   // (S s)_p on the owned rows (self-block of the body plus the operator), weighted by w_p B_p.
   const int n = bodyCount();
   Eigen::VectorXd Ss = Eigen::VectorXd::Zero(layout_.nodes);
-  cluster_->apply(BodyClusterOperator::Kind::Potential, s, Ss);
+  const int order = relaxedOrder(tol);
+  if (order > 0) ++relaxed_;
+  cluster_->apply(BodyClusterOperator::Kind::Potential, s, Ss, order);
   Eigen::VectorXd out = Eigen::VectorXd::Zero(3 * n);
   for (int j = cluster_->bodyBegin(); j < cluster_->bodyEnd(); ++j) {
     const int o = layout_.offset[j], nj = layout_.bodySize(j);
@@ -591,19 +609,70 @@ std::vector<lie::Vec2> BoundaryFluid::vortexVelocities(const Eigen::VectorXd& Xi
     solveMotion(Xi);
     s = motion_.sigX + sigmaI_;
   }
-  if (vortexTerms_) {
-    const std::vector<Complex> w = vortexTerms_->bodyField(s);  // u - i v of the densities
-    for (int i = 0; i < m; ++i) u[i] = vortexTerms_->freeVelocities()[i] + Vec2(w[i].real(), -w[i].imag());
-    return u;
-  }
-  const std::vector<Vec2> free = vortexSelfVelocities(vortices_);
-  for (int i = 0; i < m; ++i) {
-    u[i] = free[i];
-    Complex w(0.0, 0.0);  // sum s_q dOmega_q = u - i v
-    for (int q = 0; q < N; ++q) w += s[q] * dG_(i, q);
-    u[i] += Vec2(w.real(), -w.imag());
-  }
+  const std::vector<Complex> w = densityField(s);  // u - i v of the densities
+  const std::vector<Vec2> free = vortexTerms_ ? vortexTerms_->freeVelocities() : vortexSelfVelocities(vortices_);
+  for (int i = 0; i < m; ++i) u[i] = free[i] + Vec2(w[i].real(), -w[i].imag());
   return u;
+}
+
+std::vector<Complex> BoundaryFluid::densityField(const Eigen::VectorXd& s) const {
+  if (vortexTerms_) return vortexTerms_->bodyField(s);
+  const int m = vortices_.size(), N = layout_.nodes;
+  std::vector<Complex> w(m, Complex(0.0, 0.0));
+  for (int i = 0; i < m; ++i)
+    for (int q = 0; q < N; ++q) w[i] += s[q] * dG_(i, q);
+  return w;
+}
+
+const KirchhoffSystem& BoundaryFluid::kirchhoffSystem() {
+  if (kirchhoff_) return *kirchhoff_;
+  // rho B_j^T W_j S_jj per body, and this rank's share of rho B^T W S s (the owned rows, as the added mass (FB-21)).
+  std::vector<Eigen::MatrixXd> selfPotential;
+  for (int j = 0; j < bodyCount(); ++j) {
+    const int o = layout_.offset[j], nj = layout_.bodySize(j);
+    Eigen::MatrixXd BW = rigid_.middleRows(o, nj).transpose();
+    for (int q = 0; q < nj; ++q) BW.col(q) *= rho_ * weight_[o + q];
+    selfPotential.push_back(BW * disc_->selfPotential(j));
+  }
+  auto share = [this](const Eigen::VectorXd& s, double tol) {
+    return Eigen::VectorXd(rho_ * (cluster_ ? rigidPotential(s, tol) : Eigen::VectorXd(LBS_ * s)));
+  };
+  kirchhoff_ = std::make_unique<KirchhoffSystem>(comm_, *system_, augmentedSelfBlocks(), selfPotential, rigid_, share,
+                                                 prefix_);
+  return *kirchhoff_;
+}
+
+Fluid::KirchhoffSolution BoundaryFluid::kirchhoffSolve(const Eigen::VectorXd& bodyMass, const Eigen::VectorXd& r,
+                                                       double rtol) {
+  // (FB-90), (FB-91): delta, the densities sigma = M^-1 B delta, then d<M_C, delta>/d gamma_i = rho K_i grad psi_sigma
+  // (gamma_i) = -rho K_i gradIm(sum_q sigma_q dOmega_q(gamma_i)) (the gradient (FB-22) of K^T G sigma at fixed sigma).
+  const int n = bodyCount(), m = vortices_.size();
+  KirchhoffSolution out;
+  out.vortexGradient = Eigen::VectorXd::Zero(2 * m);
+  if (n == 0) return out;
+  if (bodyMass.size() != 3 * n || r.size() != 3 * n)
+    throw ConfigurationError("kirchhoffSolve: masses and right-hand side need " + std::to_string(3 * n) + " entries");
+  Eigen::VectorXd sigma;
+  if (system_->direct() || rigidConstant_) {
+    Eigen::MatrixXd K = addedMass();  // 3n solves with the LU (kept for the configuration)
+    K.diagonal() += bodyMass;
+    out.delta = K.llt().solve(r);
+    sigma = sigmaB_ * out.delta;
+  } else {
+    const KirchhoffSystem::Solution s = kirchhoffSystem().solve(bodyMass, r, rtol);
+    ++kirchhoffSolves_;
+    out.delta = s.delta;
+    sigma = s.sigma;
+    // (FB-94): a Newton step by delta moves Xi by about delta, so sigma_X = M^-1 B Xi by about sigma.
+    const Eigen::VectorXd beta = rigidData(s.delta);
+    Eigen::VectorXd db = Eigen::VectorXd::Zero(system_->size());
+    for (int p = 0; p < layout_.nodes; ++p) db[system_->panelIndex(p)] = beta[p];
+    system_->offerIncrement(static_cast<int>(Slot::Motion), db, s.augmented);
+  }
+  if (m == 0) return out;
+  const std::vector<Complex> w = densityField(sigma);
+  for (int i = 0; i < m; ++i) out.vortexGradient.segment<2>(2 * i) = -rho_ * vortices_.K[i] * panel::gradIm(w[i]);
+  return out;
 }
 
 void BoundaryFluid::enableRefinement(std::vector<RefinableShape> shapes, const GaussPanelOptions& panels,

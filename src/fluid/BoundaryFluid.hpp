@@ -13,6 +13,7 @@
 
 #include "fluid/fast/BodyClusterOperator.hpp"
 #include "fluid/solve/BoundarySystem.hpp"
+#include "fluid/solve/KirchhoffSystem.hpp"
 #include "fluid/discretization/Discretization.hpp"
 #include "fluid/Fluid.hpp"
 #include "fluid/GapRefinement.hpp"
@@ -50,6 +51,8 @@ struct SolverOptions {
   double multipoleTol = kMultipoleTol;
   /// Most vortices per leaf group of the matrix-free path's vortex tree (FB-61).
   int vortexLeafSize = kVortexLeafSize;
+  /// Matrix-free path: each Krylov step applies the operator to the accuracy it needs (FB-93).
+  bool relaxation = true;
 };
 
 class BoundaryFluid : public Fluid {
@@ -69,6 +72,9 @@ class BoundaryFluid : public Fluid {
   Eigen::VectorXd lagrangianGradient(const Eigen::VectorXd& Xi) override;
   std::vector<lie::Vec2> vortexVelocities(const Eigen::VectorXd& Xi) const override;
   void forgetSolutions() override;
+  /// (FB-90): on the KSP path by the bordered system (FB-91) to relative residual rtol (A before its
+  /// symmetrization); on the direct path from the full A(g) (3n solves with the LU).
+  KirchhoffSolution kirchhoffSolve(const Eigen::VectorXd& bodyMass, const Eigen::VectorXd& r, double rtol) override;
 
   /// Close gaps (docs/fluidbody.md (FB-64)-(FB-66)): refineFor grades the panels of bodies closer to a
   /// neighbour than their switch distance and holds the a-posteriori estimate to `tolerance`. Needs a
@@ -119,6 +125,16 @@ class BoundaryFluid : public Fluid {
   int lastIterations() const { return system_ ? system_->lastIterations() : 0; }
   /// KSP iterations of all panel solves so far (0 on the direct path).
   long totalIterations() const { return system_ ? system_->totalIterations() : 0; }
+  /// Right-hand sides solved and operator applications of all KSP solves so far (BoundarySystem).
+  long totalSolves() const { return system_ ? system_->totalSolves() : 0; }
+  long operatorApplications() const { return system_ ? system_->operatorApplications() : 0; }
+  /// Applications of the inter-body operators (M, S) at a lowered expansion order (FB-93), in the boundary and the
+  /// bordered solves.
+  long relaxedApplications() const { return relaxed_; }
+  /// Bordered solves (FB-91), their GMRES iterations and operator applications so far.
+  long kirchhoffSolves() const { return kirchhoffSolves_; }
+  long kirchhoffIterations() const { return kirchhoff_ ? kirchhoff_->totalIterations() : 0; }
+  long kirchhoffApplications() const { return kirchhoff_ ? kirchhoff_->operatorApplications() : 0; }
   MPI_Comm comm() const { return comm_; }
 
  private:
@@ -129,6 +145,12 @@ class BoundaryFluid : public Fluid {
   /// (FB-66): Legendre tails of the densities of the refined bodies at (poses, vortices).
   double estimateError(const std::vector<lie::Pose>& poses, const Vortices& vortices);
   void placeNodes(const std::vector<lie::Pose>& poses);
+  /// Augmented self-blocks [M_jj 1; w^T 0] of every body (rows and columns: nodes of j, multiplier of j).
+  std::vector<Eigen::MatrixXd> augmentedSelfBlocks() const;
+  /// The bordered system of (FB-91), built at its first use (KSP path).
+  const KirchhoffSystem& kirchhoffSystem();
+  /// sum_q s_q dOmega_q(gamma_i) at every vortex (u - i v of densities s with zero net source per body). Collective.
+  std::vector<Complex> densityField(const Eigen::VectorXd& s) const;
   void assembleInterBody();
   void assembleVortexTerms();
   void imageData();
@@ -138,8 +160,11 @@ class BoundaryFluid : public Fluid {
   Eigen::VectorXd rigidDataTranspose(const Eigen::VectorXd& v) const;
   void solveDensities(bool rigid, bool image) const;
   void assembleRigidPotential();
-  /// Matrix-free path: B^T W S s over the owned rows (not summed over ranks), and S^T W beta (complete).
-  Eigen::VectorXd rigidPotential(const Eigen::VectorXd& s) const;
+  /// Matrix-free path: B^T W S s over the owned rows (not summed over ranks; tol as InterBodyApply's), and
+  /// S^T W beta (complete).
+  Eigen::VectorXd rigidPotential(const Eigen::VectorXd& s, double tol = 0.0) const;
+  /// Matrix-free path: the expansion order that gives relative accuracy tol (0: the operator's own, (FB-93)).
+  int relaxedOrder(double tol) const;
   Eigen::VectorXd potentialTransposeW(const Eigen::VectorXd& beta) const;
   void solveVortexAdjoint();
   /// The motion solves at Xi (several bodies): sigma_X = M^-1 B Xi and t_1 = M^-T S^T W B Xi, then A Xi.
@@ -166,6 +191,10 @@ class BoundaryFluid : public Fluid {
   std::unique_ptr<BodyClusterOperator> cluster_;  // matrix-free path (several bodies, -panel_operator fast)
   std::unique_ptr<VortexTerms> vortexTerms_;      // its vortex terms (no G, dG)
   std::unique_ptr<BoundarySystem> system_;
+  std::unique_ptr<KirchhoffSystem> kirchhoff_;    // (FB-91), KSP path, built when first asked for
+  long kirchhoffSolves_ = 0;
+  double multipoleEta_ = 2.0, multipoleTol_ = 0.0;  // matrix-free path (FB-93); tol 0: never relaxed
+  mutable long relaxed_ = 0;
   // Nodes: body-frame weights and rigid data (constant), spatial positions and normals (per pose).
   std::vector<double> weight_;
   std::vector<lie::Pose> poses_;

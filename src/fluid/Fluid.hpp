@@ -57,6 +57,28 @@ class Fluid {
   virtual Eigen::VectorXd lagrangianGradient(const Eigen::VectorXd& Xi) = 0;
   /// Vortex velocities u(gamma_i) = u_gamma (no self term) + u_I + <grad Phi_B, Xi>.
   virtual std::vector<lie::Vec2> vortexVelocities(const Eigen::VectorXd& Xi) const = 0;
+  /// The Kirchhoff tensor solve of the coupled Newton direction (docs/fluidbody.md (FB-90)) at the current
+  /// configuration: delta = (diag(bodyMass) + A(g))^-1 r (3n entries; bodyMass = (i_j, m_j, m_j) per body) to a
+  /// relative accuracy of about rtol, and vortexGradient = d<M_C, delta>/d gamma at fixed delta (2m entries: rho K_i
+  /// times the gradient at gamma_i of the stream function of the flow the body velocities delta induce). Collective.
+  /// This default forms A(g) (3n solves) and differences two gradients; the boundary fluid solves (FB-91).
+  struct KirchhoffSolution {
+    Eigen::VectorXd delta, vortexGradient;
+  };
+  virtual KirchhoffSolution kirchhoffSolve(const Eigen::VectorXd& bodyMass, const Eigen::VectorXd& r,
+                                           double /*rtol*/) {
+    const int n = bodyCount();
+    KirchhoffSolution s;
+    s.delta = Eigen::VectorXd::Zero(3 * n);
+    if (n > 0) {
+      Eigen::MatrixXd K = addedMass();
+      K.diagonal() += bodyMass;
+      s.delta = K.llt().solve(r);
+    }
+    const Eigen::VectorXd g = lagrangianGradient(s.delta) - lagrangianGradient(Eigen::VectorXd::Zero(3 * n));
+    s.vortexGradient = g.tail(g.size() - 3 * n);
+    return s;
+  }
   /// Drops what iterative solves remember between calls (KSP initial guesses, (FB-47a)): called at the
   /// start of every time step, so that a step depends on the state alone and restarts stay bitwise.
   virtual void forgetSolutions() {}

@@ -73,6 +73,11 @@ PetscErrorCode readPanelItems(PetscOptionItems* PetscOptionsObject, PanelOptions
                              "right-hand sides within the time step (fewer iterations; restarts stay bitwise)",
                              "PanelFluid", warm, &warm, nullptr));
   o.warmStart = warm == PETSC_TRUE;
+  e.option = "relaxation";
+  PetscBool relax = o.relaxation ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscOptionsBool("-relaxation", "matrix-free path: each Krylov step applies the operator to the accuracy "
+                             "it needs, kRelaxation rtol |b| / |r_k| (FB-93)", "PanelFluid", relax, &relax, nullptr));
+  o.relaxation = relax == PETSC_TRUE;
   o.op = static_cast<PanelOperator>(op);
   o.multipoleOrder = static_cast<int>(order);
   o.vortexLeafSize = static_cast<int>(leaf);

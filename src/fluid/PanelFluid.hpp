@@ -25,14 +25,16 @@ struct PanelOptions {
   double multipoleTol = kMultipoleTol;      ///< -<prefix>multipole_tol
   int vortexLeafSize = kVortexLeafSize;     ///< -<prefix>vortex_leaf_size
   bool warmStart = true;                    ///< -<prefix>warm_start (KSP path, within a time step)
+  bool relaxation = true;                   ///< -<prefix>relaxation (matrix-free path, (FB-93))
   SolverOptions solverOptions() const {
-    return SolverOptions{solver, directMax, factorization, op, multipoleOrder, multipoleEta, warmStart, multipoleTol,
-                         vortexLeafSize};
+    return SolverOptions{solver,   directMax,    factorization,  op,        multipoleOrder,
+                         multipoleEta, warmStart, multipoleTol, vortexLeafSize, relaxation};
   }
   /// Reads -<prefix>correction auto|none|turning|flux, -<prefix>solver auto|direct|ksp,
   /// -<prefix>direct_max N, -<prefix>direct_factorization redundant|scalapack|mumps,
   /// -<prefix>cache_max N, -<prefix>operator, -<prefix>multipole_order p,
-  /// -<prefix>multipole_eta eta, -<prefix>multipole_tol tol, -<prefix>vortex_leaf_size, -<prefix>warm_start from the PETSc options database (listed by
+  /// -<prefix>multipole_eta eta, -<prefix>multipole_tol tol, -<prefix>vortex_leaf_size, -<prefix>warm_start,
+  /// -<prefix>relaxation from the PETSc options database (listed by
   /// -help; a bad value throws a one-line DeckError).
   static PanelOptions fromOptions(MPI_Comm comm, const std::string& prefix);
 };

@@ -3,6 +3,8 @@
 #include "integrators/DelSolver.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -20,7 +22,7 @@ constexpr double kKrylovRtol = 1e-5;
 /// ... and its absolute tolerance, in units of the SNES absolute tolerance (same source).
 constexpr double kKrylovAtolFactor = 10.0;
 /// -del_jacobian choices, in JacobianMode order.
-const char* const jacobianModes[] = {"fd", "approximate", "lagged", "newton_krylov"};
+const char* const jacobianModes[] = {"fd", "approximate", "lagged", "newton_krylov", "coupled"};
 }  // namespace
 
 DelSolver::DelSolver(MPI_Comm comm, DiscreteLagrangian& ld, const std::string& prefix,
@@ -28,12 +30,16 @@ DelSolver::DelSolver(MPI_Comm comm, DiscreteLagrangian& ld, const std::string& p
     : comm_(comm), ld_(ld), prefix_(prefix), n_(ld.dimension()) {
   OptionErrors errors(prefix_);
   errors.check(readOptions(defaultMode, errors));
+  if (!(coupledRtol_ > 0.0 && coupledRtol_ < 1.0))
+    errors.fail("coupled_rtol", "must be a number in (0, 1) (relative accuracy of the coupled solve)");
   checkPetsc(setUp(), "DelSolver set-up");
 }
 
 PetscErrorCode DelSolver::readOptions(JacobianMode defaultMode, OptionErrors& e) {
   PetscFunctionBeginUser;
   PetscInt mode = static_cast<PetscInt>(defaultMode), lag = lag_, tail = 0;
+  char rtol[64];
+  std::snprintf(rtol, sizeof rtol, "%g", coupledRtol_);
   const auto items = [&](PetscOptionItems* PetscOptionsObject) -> PetscErrorCode {
     e.option = "jacobian";
     PetscCall(PetscOptionsEList("-jacobian", "Newton matrix of the DEL equations", "DelSolver", jacobianModes,
@@ -48,6 +54,10 @@ PetscErrorCode DelSolver::readOptions(JacobianMode defaultMode, OptionErrors& e)
     PetscCall(PetscOptionsRangeInt("-jacobian_fd_tail", "last K unknowns whose Jacobian columns are "
                                    "differenced at every iteration (lagged)", "DelSolver", tail, &tail,
                                    nullptr, 0, n_));
+    // A string (parsed below) so that -help shows it as "<now 0.0001 : formerly 0.0001>" like the others.
+    e.option = "coupled_rtol";
+    PetscCall(PetscOptionsString("-coupled_rtol", "relative accuracy of the coupled Jacobian's solve (coupled, "
+                                 "FB-92)", "DelSolver", rtol, rtol, sizeof rtol, nullptr));
     return 0;
   };
   PetscCall(OptionErrors::block(comm_, prefix_, "kirchhoff DEL solve (docs/fluidbody.md, Sec. 4)", "DelSolver",
@@ -55,6 +65,9 @@ PetscErrorCode DelSolver::readOptions(JacobianMode defaultMode, OptionErrors& e)
   mode_ = static_cast<JacobianMode>(mode);
   lag_ = static_cast<int>(lag);
   fresh_ = n_ - static_cast<int>(tail);
+  char* end = nullptr;
+  coupledRtol_ = std::strtod(rtol, &end);
+  if (end == rtol || *end != '\0') coupledRtol_ = -1.0;  // reported by the constructor
   PetscFunctionReturn(0);
 }
 
@@ -68,12 +81,15 @@ PetscErrorCode DelSolver::setUp() {
   PetscCall(SNESCreate(comm_, &snes_));
   PetscCall(SNESSetOptionsPrefix(snes_, prefix_.c_str()));
   PetscCall(SNESSetFunction(snes_, f_, residual, this));
-  if (mode_ != JacobianMode::NewtonKrylov) {
+  const bool matrixFree = mode_ == JacobianMode::NewtonKrylov || mode_ == JacobianMode::Coupled;
+  if (!matrixFree) {
     PetscCall(MatCreateDense(comm_, PETSC_DECIDE, PETSC_DECIDE, n_, n_, nullptr, &J_));
     PetscCall(MatSetUp(J_));
   }
   if (mode_ == JacobianMode::NewtonKrylov)
     PetscCall(setUpKrylov());
+  else if (mode_ == JacobianMode::Coupled)
+    PetscCall(setUpCoupled());
   else if (mode_ == JacobianMode::Fd)
     PetscCall(SNESSetJacobian(snes_, J_, J_, SNESComputeJacobianDefault, this));
   else
@@ -83,7 +99,7 @@ PetscErrorCode DelSolver::setUp() {
   SNESLineSearch ls;
   PetscCall(SNESGetLineSearch(snes_, &ls));
   PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
-  if (mode_ != JacobianMode::NewtonKrylov) {
+  if (!matrixFree) {
     KSP ksp;
     PC pc;
     PetscCall(SNESGetKSP(snes_, &ksp));
@@ -100,6 +116,79 @@ PetscErrorCode DelSolver::setUp() {
   PetscBool kspAtol = PETSC_FALSE;
   PetscCall(PetscOptionsHasName(nullptr, prefix_.c_str(), "-ksp_atol", &kspAtol));
   userKspAtol_ = kspAtol == PETSC_TRUE;
+  PetscBool kspType = PETSC_FALSE;
+  PetscCall(PetscOptionsHasName(nullptr, prefix_.c_str(), "-ksp_type", &kspType));
+  userKspType_ = kspType == PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode DelSolver::setUpCoupled() {
+  // (FB-92): the matrix-free Jacobian for the GMRES hand-over, the Lagrangian's coupled solve as PCSHELL, and the
+  // chord (KSPPREONLY: the step is the PC's direction, no product) until an iteration contracts by less than kChordRate.
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSNESMF(snes_, &J_));
+  PetscCall(MatMFFDSetOptionsPrefix(J_, prefix_.c_str()));
+  PetscCall(MatSetFromOptions(J_));
+  PetscCall(SNESSetJacobian(snes_, J_, J_, coupledJacobian, this));
+  KSP ksp;
+  PC pc;
+  PetscCall(SNESGetKSP(snes_, &ksp));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCSHELL));
+  PetscCall(PCShellSetContext(pc, this));
+  PetscCall(PCShellSetApply(pc, applyCoupled));
+  PetscCall(PCShellSetName(pc, "kirchhoff DEL coupled Jacobian solve (FB-90)"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode DelSolver::useChord(bool chord) {
+  PetscFunctionBeginUser;
+  chord_ = chord;
+  if (userKspType_) PetscFunctionReturn(0);  // -<prefix>ksp_type decides
+  KSP ksp;
+  PetscCall(SNESGetKSP(snes_, &ksp));
+  PetscCall(KSPSetType(ksp, chord ? KSPPREONLY : KSPGMRES));
+  if (!chord) {
+    PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+    PetscCall(KSPSetTolerances(ksp, kKrylovRtol, PETSC_DEFAULT, PETSC_DEFAULT, 200));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode DelSolver::coupledJacobian(SNES snes, Vec x, Mat J, Mat P, void* ctx) {
+  auto* self = static_cast<DelSolver*>(ctx);
+  PetscFunctionBeginUser;
+  ScopedEvent ev(Phase::DelJacobian);
+  PetscCall(MatMFFDComputeJacobian(snes, x, J, P, nullptr));
+  PetscCall(self->gather(x, self->pcPoint_));
+  // (FB-92): an iteration that reduced |F| by less than kChordRate above round-off hands the step to GMRES.
+  const std::vector<double>& f = self->fnorms_;
+  const std::size_t k = f.size();
+  if (self->chord_ && k >= 2 && f[k - 1] > kChordRate * f[k - 2] && f[k - 1] > self->roundoff_)
+    PetscCall(self->useChord(false));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode DelSolver::applyCoupled(PC pc, Vec x, Vec y) {
+  PetscFunctionBeginUser;
+  void* ctx = nullptr;
+  PetscCall(PCShellGetContext(pc, &ctx));
+  auto* self = static_cast<DelSolver*>(ctx);
+  Eigen::VectorXd r, d;
+  PetscCall(self->gather(x, r));
+  try {
+    d = self->ld_.solveApproximateJacobian(*self->q0_, self->pcPoint_, r, self->coupledRtol_);
+  } catch (const std::exception& e) {
+    self->callbackError_ = e.what();
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER, "coupled Jacobian solve failed");
+  }
+  if (d.size() != self->n_) {
+    self->callbackError_ = "the discrete Lagrangian has no coupled Jacobian (use -" + self->prefix_ +
+                           "jacobian newton_krylov)";
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER, "Jacobian failed");
+  }
+  PetscCall(self->scatterOwned(d, y));
   PetscFunctionReturn(0);
 }
 
@@ -168,6 +257,8 @@ PetscErrorCode DelSolver::applyBlocks(PC pc, Vec x, Vec y) {
   PetscCall(self->scatterOwned(out, y));
   PetscFunctionReturn(0);
 }
+
+const char* DelSolver::modeName() const { return jacobianModes[static_cast<int>(mode_)]; }
 
 DelSolver::~DelSolver() {
   // Destructors must not throw; PETSc destroy errors leave nothing to recover.
@@ -329,8 +420,17 @@ PetscErrorCode DelSolver::convergenceTest(SNES snes, PetscInt it, PetscReal xnor
   // from |F| <= 1e-8 (1 + |p_k|) the quadratic remainder and the differencing error of the products
   // (~1e-8 |F|) are far below round-off, so |F| more than 3x above the model's residual is the floor
   // itself, and the stall is seen one iteration (2-3 products) earlier.
-  if (*reason == SNES_CONVERGED_ITERATING && it > 1 && !self->userAtol_ &&
-      self->mode_ == JacobianMode::NewtonKrylov && fnorm <= self->roundoff_ &&
+  // coupled, chord: the same against the fall the last iteration's contraction predicts (FB-92); that prediction is
+  // rougher than a linear residual but misses the floor by far more than 2x when the chord still gains.
+  std::vector<double>& f = self->fnorms_;
+  f.push_back(fnorm);
+  const std::size_t k = f.size();
+  if (*reason == SNES_CONVERGED_ITERATING && it > 1 && !self->userAtol_ && self->mode_ == JacobianMode::Coupled &&
+      self->chord_ && k >= 3 && fnorm <= self->roundoff_ && fnorm > 2.0 * (f[k - 2] / f[k - 3]) * f[k - 2])
+    *reason = SNES_CONVERGED_SNORM_RELATIVE;
+  const bool krylov = self->mode_ == JacobianMode::NewtonKrylov ||
+                      (self->mode_ == JacobianMode::Coupled && !self->chord_);
+  if (*reason == SNES_CONVERGED_ITERATING && it > 1 && !self->userAtol_ && krylov && fnorm <= self->roundoff_ &&
       self->lastFnorm_ <= 1e4 * self->roundoff_) {
     KSP ksp;
     PetscReal linear = 0.0;
@@ -361,7 +461,11 @@ DelResult DelSolver::step(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
   if (!userAtol_)
     checkPetsc(SNESSetTolerances(snes_, 1e-15 * (1.0 + p0.norm()), PETSC_DEFAULT, PETSC_DEFAULT,
                                  PETSC_DEFAULT, PETSC_DEFAULT), "SNESSetTolerances");
-  if (mode_ == JacobianMode::NewtonKrylov && !userKspAtol_) {
+  if (mode_ == JacobianMode::Coupled) {
+    fnorms_.clear();
+    checkPetsc(useChord(true), "coupled chord");
+  }
+  if ((mode_ == JacobianMode::NewtonKrylov || mode_ == JacobianMode::Coupled) && !userKspAtol_) {
     // A linear residual far below the round-off floor of F buys nothing: at round-off (the last,
     // stall-detecting Newton iteration) the KSP then stops after one product instead of iterating on noise.
     KSP ksp;
@@ -375,7 +479,8 @@ DelResult DelSolver::step(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
   // Jacobian call per iteration, for the secant updates. Either way it depends on this step's data
   // only (and E from the state), so restarts stay bitwise reproducible.
   if (!userLag_) {
-    const bool everyIteration = mode_ == JacobianMode::Lagged || mode_ == JacobianMode::NewtonKrylov;
+    const bool everyIteration = mode_ == JacobianMode::Lagged || mode_ == JacobianMode::NewtonKrylov ||
+                                mode_ == JacobianMode::Coupled;
     checkPetsc(SNESSetLagJacobian(snes_, everyIteration ? 1 : -2), "SNESSetLagJacobian");
   }
   prevX_.resize(0);
@@ -408,6 +513,7 @@ DelResult DelSolver::step(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
   }
   p1 = lastD2_;
   r.functionEvaluations = evaluations_;
+  r.handedOver = mode_ == JacobianMode::Coupled && !chord_;
   q0_ = p0_ = nullptr;
   correction_ = nullptr;
   return r;

@@ -20,6 +20,7 @@ struct DelResult {
   double residualNorm = 0.0;
   int functionEvaluations = 0;  ///< residual evaluations (each: one set of panel solves)
   std::string reason;           ///< SNES converged/diverged reason
+  bool handedOver = false;      ///< coupled: the step went on as GMRES on the matrix-free Jacobian (FB-92)
 };
 
 /// How the Newton matrix d(D1 L_d)/d q_k+1 is formed (option -<prefix>jacobian):
@@ -36,7 +37,17 @@ struct DelResult {
 ///               evaluation per product), right-preconditioned by the Lagrangian's
 ///               jacobianDiagonalBlocks (docs/fluidbody.md (FB-29a)). Evaluations per step do not
 ///               grow with the dimension (no O(n) refresh); the KSP is -<prefix>ksp_*.
-enum class JacobianMode { Fd, Approximate, Lagged, NewtonKrylov };
+///  coupled:    a chord iteration on the Lagrangian's own solve of its coupled approximate Jacobian
+///               (solveApproximateJacobian, docs/fluidbody.md (FB-90)): one residual evaluation per Newton
+///               iteration; when an iteration reduces |F| by less than kChordRate, the rest of the step runs
+///               newton_krylov's GMRES on the matrix-free Jacobian, preconditioned by the same solve (FB-92).
+///               -<prefix>coupled_rtol: the relative accuracy of that solve (default kCoupledRtol).
+enum class JacobianMode { Fd, Approximate, Lagged, NewtonKrylov, Coupled };
+
+/// coupled: relative accuracy of the Lagrangian's solve of the coupled Jacobian (measured, docs/fluidbody.md (FB-92)).
+constexpr double kCoupledRtol = 1e-4;
+/// coupled: a chord iteration that reduces |F| by less than this factor hands the step to GMRES (FB-92).
+constexpr double kChordRate = 0.1;
 
 /// SNES on the communicator (options prefix, default "del_"). The unknowns q_k+1 live in an MPI
 /// Vec; each residual evaluation gathers them and calls the (collective) discrete Lagrangian.
@@ -53,6 +64,8 @@ class DelSolver {
   DelSolver& operator=(const DelSolver&) = delete;
 
   JacobianMode mode() const { return mode_; }
+  /// The -<prefix>jacobian name of the mode.
+  const char* modeName() const;
   int jacobianLag() const { return lag_; }
 
   /// q1 holds the predictor on entry and q_k+1 on return; p1 receives p_k+1. In lagged mode
@@ -69,7 +82,14 @@ class DelSolver {
   /// newton_krylov: moves the matrix-free Jacobian's base to x and factors the diagonal blocks there.
   static PetscErrorCode krylovJacobian(SNES, Vec x, Mat J, Mat P, void* ctx);
   static PetscErrorCode applyBlocks(PC pc, Vec x, Vec y);
+  /// coupled: moves the matrix-free Jacobian's base to x, keeps x for the preconditioner, and hands the step
+  /// to GMRES after a slow chord iteration (FB-92).
+  static PetscErrorCode coupledJacobian(SNES, Vec x, Mat J, Mat P, void* ctx);
+  static PetscErrorCode applyCoupled(PC pc, Vec x, Vec y);
   PetscErrorCode setUpKrylov();
+  PetscErrorCode setUpCoupled();
+  /// coupled: the chord (KSPPREONLY) or GMRES on the matrix-free Jacobian, both with the coupled solve as PC.
+  PetscErrorCode useChord(bool chord);
   PetscErrorCode gather(Vec x, Eigen::VectorXd& q);
   PetscErrorCode scatterOwned(const Eigen::VectorXd& v, Vec out);
   PetscErrorCode setMatrix(const Eigen::MatrixXd& A, Mat J);
@@ -99,6 +119,13 @@ class DelSolver {
   bool userAtol_ = false;
   bool userLag_ = false;
   bool userKspAtol_ = false;
+  bool userKspType_ = false;
+  // coupled: the point of the preconditioner, whether the step still runs the chord, the relative accuracy of the
+  // coupled solve, and the residual norms of the step's iterations.
+  Eigen::VectorXd pcPoint_;
+  bool chord_ = true;
+  double coupledRtol_ = kCoupledRtol;
+  std::vector<double> fnorms_;
   // Per step data seen by the callbacks.
   const Eigen::VectorXd* q0_ = nullptr;
   const Eigen::VectorXd* p0_ = nullptr;

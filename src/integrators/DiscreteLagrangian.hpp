@@ -31,6 +31,13 @@ class DiscreteLagrangian {
                                                               const Eigen::VectorXd& /*q1*/) const {
     return {};
   }
+  /// x = Jt^-1 r for an approximation Jt of d(D1 L_d)/d q1 at (q0, q1) that the Lagrangian solves itself (the
+  /// direction of a chord iteration, or a preconditioner); rtol: the relative accuracy asked of its inner solves.
+  /// Empty if the Lagrangian has none. Collective.
+  virtual Eigen::VectorXd solveApproximateJacobian(const Eigen::VectorXd& /*q0*/, const Eigen::VectorXd& /*q1*/,
+                                                   const Eigen::VectorXd& /*r*/, double /*rtol*/) {
+    return {};
+  }
 };
 
 }  // namespace kirchhoff::integrators

@@ -38,6 +38,12 @@ class ScaledLagrangian : public DiscreteLagrangian {
       for (auto& m : b) m *= c_;
     return b;
   }
+  Eigen::VectorXd solveApproximateJacobian(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,
+                                           const Eigen::VectorXd& r, double rtol) override {
+    Eigen::VectorXd x = ld_.solveApproximateJacobian(q0, q1, r, rtol);  // (c Jt)^-1 r = Jt^-1 r / c
+    if (c_ != 1.0 && x.size()) x /= c_;
+    return x;
+  }
 
  private:
   DiscreteLagrangian& ld_;

@@ -66,6 +66,7 @@ inline std::unique_ptr<BoundaryFluid> clusterFluid(MPI_Comm comm, const std::str
     p.multipoleEta = o.multipoleEta;
     p.multipoleTol = o.multipoleTol;
     p.vortexLeafSize = o.vortexLeafSize;
+    p.relaxation = o.relaxation;
     return std::make_unique<PanelFluid>(comm, outlines, 1.3, p, "cluster_");
   }
   std::vector<SmoothCurve> curves;

@@ -50,7 +50,9 @@ TEST(ContactDeck, DefaultsAreElasticImpactsAtOneThousandthOfTheBodySize) {
   EXPECT_EQ(c.contact.restitution, 1.0);
   EXPECT_NEAR(c.contact.distance, 1e-3, 1e-15);  // the disks' diameter 1
   EXPECT_EQ(c.contact.energy, fluidbody::EnergyCondition::ContactPoint);
-  const auto d = read(deck("contact: {distance: 0.05, restitution: 0.3, energy: discrete}\n"));
+  EXPECT_EQ(c.contact.approachFraction, 0.02);
+  const auto d = read(deck("contact: {distance: 0.05, restitution: 0.3, energy: discrete, approach_fraction: 0.01}\n"));
+  EXPECT_EQ(d.contact.approachFraction, 0.01);
   EXPECT_EQ(d.contact.distance, 0.05);
   EXPECT_EQ(d.contact.restitution, 0.3);
   EXPECT_EQ(d.contact.energy, fluidbody::EnergyCondition::Discrete);
@@ -63,6 +65,8 @@ TEST(ContactDeck, BadValuesNameTheKey) {
   expectDeckError(deck("contact: {distance: 0}\n"), "contact.distance");
   expectDeckError(deck("contact: {distance: -0.1}\n"), "contact.distance");
   expectDeckError(deck("contact: {law: bounce}\n"), "contact.law");
+  expectDeckError(deck("contact: {approach_fraction: 0}\n"), "contact.approach_fraction");
+  expectDeckError(deck("contact: {approach_fraction: 0.8}\n"), "contact.approach_fraction");
   expectDeckError(deck("contact: {law: none, restitution: 0.5}\n"), "restitution");  // only with impact
 }
 

@@ -42,7 +42,8 @@ expect_exit 64 "$BIN/$DRIVER" -help
 expect_output "-help lists the PETSc and kirchhoff options of the solvers a deck builds: give a deck"
 # A bad value of each: exit 65, one line naming the option and the reason.
 declare -A bad=(
-  [-del_jacobian]="foo|Unknown option foo for -del_jacobian. Available options: fd approximate lagged newton_krylov"
+  [-del_jacobian]="foo|Unknown option foo for -del_jacobian. Available options: fd approximate lagged newton_krylov coupled"
+  [-del_coupled_rtol]="2|must be a number in (0, 1)"
   [-del_jacobian_lag]="0|less than allowed bound 1"
   [-del_jacobian_fd_tail]="99|greater than allowed bound 5"
   [-panel_correction]="turn|Unknown option turn for -panel_correction. Available options: auto none turning flux"
@@ -56,6 +57,7 @@ declare -A bad=(
   [-panel_multipole_tol]="0|must be a number in (0, 1)"
   [-panel_vortex_leaf_size]="0|less than allowed bound 1"
   [-panel_warm_start]="maybe|Unknown logical value: maybe"
+  [-panel_relaxation]="maybe|Unknown logical value: maybe"
 )
 for o in "${options[@]}"; do
   [ -n "${bad[$o]:-}" ] || fail "no bad-value case for $o in this test"

@@ -87,10 +87,10 @@ Eigen::MatrixXcd BodyClusterOperator::targetContractions(Kind k, const Eigen::Ve
   return c;
 }
 
-void BodyClusterOperator::apply(Kind k, const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
+void BodyClusterOperator::apply(Kind k, const Eigen::VectorXd& x, Eigen::VectorXd& y, int order) const {
   {
     ScopedEvent ev(Phase::PanelMultipole);
-    Eigen::MatrixXcd L = tree_.localExpansions(sourceCoefficients(x));
+    Eigen::MatrixXcd L = tree_.localExpansions(tree_.cappedPlan(order > 0 ? order : p_), sourceCoefficients(x));
     applyRotations(L, poses_, b0_, b1_);  // (FB-43): y_p = Re sum_l T_pl e^{i l th_P} b_l
     moments_.evaluate(k == Kind::Normal, L, y);
   }
@@ -101,11 +101,11 @@ void BodyClusterOperator::apply(Kind k, const Eigen::VectorXd& x, Eigen::VectorX
           (k == Kind::Normal ? e.M : e.S) * x.segment(layout_.offset[e.Q], layout_.bodySize(e.Q));
 }
 
-void BodyClusterOperator::applyTranspose(Kind k, const Eigen::VectorXd& u, Eigen::VectorXd& y) const {
+void BodyClusterOperator::applyTranspose(Kind k, const Eigen::VectorXd& u, Eigen::VectorXd& y, int order) const {
   y = Eigen::VectorXd::Zero(layout_.nodes);
   {
     ScopedEvent ev(Phase::PanelMultipole);
-    Eigen::MatrixXcd e = tree_.multipoleAdjoints(targetContractions(k, u));
+    Eigen::MatrixXcd e = tree_.multipoleAdjoints(tree_.cappedPlan(order > 0 ? order : p_), targetContractions(k, u));
     applyRotations(e, poses_, b0_, b1_);
     moments_.multipolesTranspose(e, y);
   }

@@ -33,11 +33,11 @@ class BodyClusterOperator {
   void setPoses(const std::vector<lie::Pose>& poses);
 
   /// y_p = sum_{Q != P} K_PQ x for the owned rows p (other entries of y untouched); x: all N values
-  /// (replicated). Collective.
-  void apply(Kind k, const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
+  /// (replicated). `order` > 0 caps the far field's expansion order (FB-93). Collective.
+  void apply(Kind k, const Eigen::VectorXd& x, Eigen::VectorXd& y, int order = 0) const;
   /// y = sum over owned target bodies P of K_P.^T u_P (u read on the owned rows only), summed over the
-  /// ranks: y is complete and replicated. Collective.
-  void applyTranspose(Kind k, const Eigen::VectorXd& u, Eigen::VectorXd& y) const;
+  /// ranks: y is complete and replicated. `order` as apply's. Collective.
+  void applyTranspose(Kind k, const Eigen::VectorXd& u, Eigen::VectorXd& y, int order = 0) const;
 
   /// The pair (P, Q) is summed exactly (a near pair of the tree's traversal), any two bodies P != Q.
   bool isNear(int P, int Q) const;

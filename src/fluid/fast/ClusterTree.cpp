@@ -70,6 +70,26 @@ void ClusterTree::build(const std::vector<Cluster>& leaves, const std::vector<ch
   for (const Cell& c : cells_) depth_ = std::max(depth_, c.depth);
   const std::vector<char> every(leaves.size(), 1);
   all_ = plan(every, every);
+  capped_.clear();
+}
+
+const ClusterTree::Plan& ClusterTree::cappedPlan(int order) const {
+  // (FB-93): M2M of order q gives the first q + 1 multipole coefficients exactly (K_lk = 0 for k > l), M2L of order q
+  // truncates the multipoles as any pair of order q does, and L2L of order q then meets no coefficient above q.
+  if (order >= p_) return all_;
+  if (const auto it = capped_.find(order); it != capped_.end()) return it->second;
+  Plan c = all_;
+  auto cap = [order](std::vector<Translation>& list) {
+    for (Translation& t : list) t.order = std::min(t.order, order);
+    sortByOrder(list);
+  };
+  cap(c.m2l);
+  c.work = 0;
+  for (const Translation& t : c.m2l) c.work += static_cast<long>(t.order + 1) * (t.order + 1);
+  for (auto& level : c.m2m) cap(level);
+  for (auto& level : c.l2l) cap(level);
+  c.order = order;
+  return capped_.emplace(order, std::move(c)).first->second;
 }
 
 int halveAtMedian(const std::vector<Complex>& z, std::vector<int>& index, int begin, int end) {
@@ -225,6 +245,7 @@ ClusterTree::Plan ClusterTree::plan(const std::vector<char>& sources, const std:
   }
   sortByOrder(plan.m2l);
   for (const Translation& t : plan.m2l) plan.work += static_cast<long>(t.order + 1) * (t.order + 1);
+  plan.order = p_;
   plan.m2m.assign(static_cast<std::size_t>(depth_) + 1, {});
   plan.l2l.assign(plan.m2m.size(), {});
   for (std::size_t X = 1; X < cells_.size(); ++X) {
@@ -240,8 +261,16 @@ ClusterTree::Plan ClusterTree::plan(const std::vector<char>& sources, const std:
   return plan;
 }
 
-void ClusterTree::sumOverRanks(Eigen::MatrixXcd& cells) const {
-  if (ranks_ > 1) kirchhoff::sumOverRanks(comm_, reinterpret_cast<double*>(cells.data()), 2 * static_cast<std::size_t>(cells.size()));
+void ClusterTree::sumOverRanks(Eigen::MatrixXcd& cells, int rows) const {
+  if (ranks_ == 1) return;
+  if (rows >= cells.rows()) {
+    kirchhoff::sumOverRanks(comm_, reinterpret_cast<double*>(cells.data()), 2 * static_cast<std::size_t>(cells.size()));
+    return;
+  }
+  // A capped pass (FB-93): only its rows travel.
+  Eigen::MatrixXcd top = cells.topRows(rows);
+  kirchhoff::sumOverRanks(comm_, reinterpret_cast<double*>(top.data()), 2 * static_cast<std::size_t>(top.size()));
+  cells.topRows(rows) = top;
 }
 
 Eigen::MatrixXcd ClusterTree::ownedLeavesToCells(const Eigen::MatrixXcd& leaves) const {
@@ -263,7 +292,7 @@ Eigen::MatrixXcd ClusterTree::localExpansions(const Plan& plan, const Eigen::Mat
   const Eigen::Index m = p_ + 1, nc = cellCount();
   Eigen::MatrixXcd M = ownedLeavesToCells(a), L = Eigen::MatrixXcd::Zero(m, nc);
   for (std::size_t d = plan.m2m.size(); d-- > 1;) translate(K_.m2m, false, plan.m2m[d], M, M);
-  sumOverRanks(M);
+  sumOverRanks(M, plan.order + 1);
   translate(K_.m2l, false, plan.m2l, M, L);
   for (std::size_t d = 1; d < plan.l2l.size(); ++d) translate(K_.l2l, false, plan.l2l[d], L, L);
   return cellsToOwnedLeaves(L);
@@ -275,7 +304,7 @@ Eigen::MatrixXcd ClusterTree::multipoleAdjoints(const Plan& plan, const Eigen::M
   Eigen::MatrixXcd L = ownedLeavesToCells(c), E = Eigen::MatrixXcd::Zero(m, nc);
   for (std::size_t d = plan.l2l.size(); d-- > 1;) translate(K_.l2l, true, plan.l2l[d], L, L);
   translate(K_.m2l, true, plan.m2l, L, E);
-  sumOverRanks(E);
+  sumOverRanks(E, plan.order + 1);
   for (std::size_t d = 1; d < plan.m2m.size(); ++d) translate(K_.m2m, true, plan.m2m[d], E, E);
   return cellsToOwnedLeaves(E);
 }

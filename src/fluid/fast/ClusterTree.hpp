@@ -7,6 +7,7 @@
 
 #include <array>
 #include <complex>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -46,6 +47,7 @@ class ClusterTree {
     std::vector<std::vector<Translation>> m2m, l2l;  // by depth of the child: child -> parent, parent -> child
     std::vector<Translation> m2l;
     long work = 0;  // sum of (q + 1)^2 over m2l
+    int order = 0;  // highest order of its translations: coefficients above it stay zero
   };
 
   /// `order` p and separation `eta` > 1: cells A, B with |c_A - c_B| > eta (R_A + R_B) interact by M2L.
@@ -74,6 +76,10 @@ class ClusterTree {
   /// Doubles held by the tree and its lists (per rank).
   long storedDoubles() const;
 
+  /// The plan between all leaves with every translation's order capped at `order`: the FMM of order `order`
+  /// (relative truncation ~ eta^-order) for applications that need less than the full accuracy (docs/fluidbody.md
+  /// (FB-93)); order >= p gives the full plan. Cached until the next build.
+  const Plan& cappedPlan(int order) const;
   /// Local expansions of the owned targets (other columns zero) of the far field of all sources, from the
   /// owned sources' multipoles (other columns ignored): (p+1) x leaves. Without a plan: every leaf is both.
   /// Collective.
@@ -108,8 +114,8 @@ class ClusterTree {
   /// Cells holding a leaf flagged in `flags` (ancestors included).
   std::vector<char> holding(const std::vector<char>& flags) const;
   Translation m2lTranslation(int from, int to, int order) const;
-  /// Sums a cell coefficient matrix over the ranks.
-  void sumOverRanks(Eigen::MatrixXcd& cells) const;
+  /// Sums the first `rows` rows of a cell coefficient matrix over the ranks (the others are zero or unused).
+  void sumOverRanks(Eigen::MatrixXcd& cells, int rows) const;
   /// Owned leaf columns placed into (p + 1) x cells (zero elsewhere), and read back out of it.
   Eigen::MatrixXcd ownedLeavesToCells(const Eigen::MatrixXcd& leaves) const;
   Eigen::MatrixXcd cellsToOwnedLeaves(const Eigen::MatrixXcd& cells) const;
@@ -126,6 +132,7 @@ class ClusterTree {
   std::vector<std::pair<int, int>> near_;
   std::vector<std::array<int, 3>> pairs_;  // (A, B, order) of the traversal
   Plan all_;                               // every leaf a source and a target
+  mutable std::map<int, Plan> capped_;     // all_ with capped orders, by cap
 };
 
 }  // namespace kirchhoff::fluid

@@ -75,9 +75,9 @@ BoundarySystem::BoundarySystem(MPI_Comm comm, const NodeLayout& layout,
     for (int j = 0; j < layout.bodies; ++j) {
       const int first = panelIndex(layout.offset[j]), nb = layout.bodySize(j) + 1;
       if (first < rowEnd_ && first + nb > rowBegin_) {
-        blockBody_.push_back(j);
-        blockLu_.emplace_back(selfBlocks[j]);
-        if (matrixFree()) block_.push_back(selfBlocks[j]);
+        // Explicit inverses: one matrix product per group of identical bodies in every application.
+        blockInverses_.add(first, Eigen::PartialPivLU<Eigen::MatrixXd>(selfBlocks[j]).inverse());
+        if (matrixFree()) selfBlocks_.add(first, selfBlocks[j]);
       }
     }
     setupKsp(prefix);
@@ -118,6 +118,7 @@ void BoundarySystem::setupKsp(const std::string& prefix) {
   KIRCHHOFF_PETSC_THROW(PCShellSetApplyTranspose(pc, shellPCTranspose));
   KIRCHHOFF_PETSC_THROW(PCShellSetName(pc, "body-block LU"));
   KIRCHHOFF_PETSC_THROW(KSPSetFromOptions(ksp_));
+  if (matrixFree()) KIRCHHOFF_PETSC_THROW(KSPMonitorSet(ksp_, relaxationMonitor, this, nullptr));
 }
 
 void BoundarySystem::factor() {
@@ -143,6 +144,14 @@ void BoundarySystem::update() {
   if (direct_ && layout_.bodies > 1) factor();
 }
 
+void BoundarySystem::offerIncrement(int slot, const Eigen::VectorXd& db, const Eigen::VectorXd& dx) const {
+  if (!warmStart_ || slot < 0 || static_cast<std::size_t>(slot) >= guesses_.size()) return;
+  Slot& m = guesses_[static_cast<std::size_t>(slot)];
+  if (m.x.cols() != 1 || m.x.rows() != size_ || db.size() != size_ || dx.size() != size_) return;
+  m.db = db;
+  m.dx = dx;
+}
+
 void BoundarySystem::setWarmStart(bool on) {
   warmStart_ = on;
   if (!on) guesses_.clear();
@@ -164,12 +173,18 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
   if (warm && guesses_.size() <= static_cast<std::size_t>(slot)) guesses_.resize(static_cast<std::size_t>(slot) + 1);
   Slot* memory = warm ? &guesses_[static_cast<std::size_t>(slot)] : nullptr;
   if (memory && (memory->x.rows() != size_ || memory->x.cols() != rhs.cols())) memory = nullptr;
+  if (memory && memory->db.size() == size_ && rhs.cols() == 1 &&
+      (rhs.col(0) - memory->b.col(0) - memory->db).norm() < (rhs.col(0) - memory->b.col(0)).norm()) {
+    memory->b.col(0) += memory->db;  // (FB-94)
+    memory->x.col(0) += memory->dx;
+  }
   for (int k = 0; k < rhs.cols(); ++k) {
     // A zero right-hand side has the zero solution (and would make any guess "diverge" against |b| = 0).
     if (rhs.col(k).squaredNorm() == 0.0) {
       out.col(k).setZero();
       continue;
     }
+    ++totalSolves_;
     // The last solution of the slot is a good start only if the right-hand side moved by less than half
     // of itself (FB-47a): else its initial residual exceeds |b| and a zero start converges sooner.
     const bool guess = memory && (rhs.col(k) - memory->b.col(k)).norm() <= 0.5 * rhs.col(k).norm();
@@ -184,10 +199,14 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
       for (int i = 0; i < local; ++i) xl[i] = memory->x(rowBegin_ + i, k);
       KIRCHHOFF_PETSC_THROW(VecRestoreArray(x_, &xl));
     }
+    // (FB-93): the full accuracy until the monitor has seen the first residual.
+    nextTol_ = 0.0;
+    bNorm_ = rhs.col(k).norm();
     if (transpose)
       KIRCHHOFF_PETSC_THROW(KSPSolveTranspose(ksp_, b_, x_));
     else
       KIRCHHOFF_PETSC_THROW(KSPSolve(ksp_, b_, x_));
+    nextTol_ = 0.0;
     KSPConvergedReason reason;
     KIRCHHOFF_PETSC_THROW(KSPGetConvergedReason(ksp_, &reason));
     if (reason < 0) {
@@ -207,28 +226,43 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
     for (int i = 0; i < size_; ++i) out(i, k) = xf[i];
     KIRCHHOFF_PETSC_THROW(VecRestoreArrayRead(full_, &xf));
   }
-  if (warm) guesses_[static_cast<std::size_t>(slot)] = Slot{rhs, out};
+  if (warm) guesses_[static_cast<std::size_t>(slot)] = Slot{rhs, out, {}, {}};
   return out;
 }
 
-PetscErrorCode BoundarySystem::multFast(const PetscScalar* x, PetscScalar* y, bool transpose) const {
+PetscErrorCode BoundarySystem::relaxationMonitor(KSP ksp, PetscInt its, PetscReal rnorm, void* ctx) {
+  // (FB-93): GMRES's next product is a Krylov direction of weight at most |r_its|, so an operator error of
+  // kRelaxation rtol |b| / |r_its| keeps the residual gap below rtol |b|; the last iteration of a cycle is followed by
+  // the next cycle's initial residual b - A x, which needs the full accuracy.
+  auto* s = static_cast<BoundarySystem*>(ctx);
+  PetscFunctionBeginUser;
+  s->nextTol_ = 0.0;
+  if (!s->relax_ || rnorm <= 0.0) PetscFunctionReturn(0);
+  PetscBool gmres = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp), KSPGMRES, &gmres));
+  if (!gmres) PetscFunctionReturn(0);
+  PetscReal rtol = 0.0;
+  PetscInt restart = 0;
+  PetscCall(KSPGetTolerances(ksp, &rtol, nullptr, nullptr, nullptr));
+  PetscCall(KSPGMRESGetRestart(ksp, &restart));
+  if (its > 0 && restart > 0 && its % restart == 0) PetscFunctionReturn(0);
+  s->nextTol_ = kRelaxation * rtol * s->bNorm_ / rnorm;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BoundarySystem::multFast(const PetscScalar* x, PetscScalar* y, bool transpose, double tol) const {
   // (FB-46): owned self-blocks (whole bodies) plus the matrix-free inter-body part on the node rows.
   // Forward: x is the gathered vector (all rows); transpose: x is the owned slab.
   PetscFunctionBeginUser;
   const int N = layout_.nodes, local = rowEnd_ - rowBegin_, base = transpose ? rowBegin_ : 0;
-  for (std::size_t k = 0; k < blockBody_.size(); ++k) {
-    const int first = panelIndex(layout_.offset[blockBody_[k]]), nb = static_cast<int>(block_[k].rows());
-    Eigen::Map<const Eigen::VectorXd> r(x + first - base, nb);
-    Eigen::Map<Eigen::VectorXd>(y + first - rowBegin_, nb) =
-        transpose ? Eigen::VectorXd(block_[k].transpose() * r) : Eigen::VectorXd(block_[k] * r);
-  }
+  selfBlocks_.apply(x, base, y, rowBegin_, rowBegin_, rowEnd_, transpose);
   nodesIn_.setZero(N);
   nodesOut_.setZero(N);
   for (int p = 0; p < N; ++p) {
     const int i = panelIndex(p) - base;
     if (i >= 0 && i < (transpose ? local : size_)) nodesIn_[p] = x[i];
   }
-  fast_.apply(nodesIn_, nodesOut_, transpose);
+  fast_.apply(nodesIn_, nodesOut_, transpose, tol);
   for (int p = layout_.offset[fast_.bodyBegin]; p < layout_.offset[fast_.bodyEnd]; ++p)
     y[panelIndex(p) - rowBegin_] += nodesOut_[p];
   PetscFunctionReturn(0);
@@ -238,6 +272,7 @@ PetscErrorCode BoundarySystem::shellMult(Mat A, Vec x, Vec y) {
   BoundarySystem* s = nullptr;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &s));
+  ++s->applications_;
   PetscCall(VecScatterBegin(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
   const PetscScalar* xf = nullptr;
@@ -245,7 +280,7 @@ PetscErrorCode BoundarySystem::shellMult(Mat A, Vec x, Vec y) {
   PetscCall(VecGetArrayRead(s->full_, &xf));
   PetscCall(VecGetArray(y, &yl));
   if (s->matrixFree()) {
-    PetscCall(s->multFast(xf, yl, false));
+    PetscCall(s->multFast(xf, yl, false, s->nextTol_));
   } else {
     Eigen::Map<const Eigen::VectorXd> X(xf, s->size_);
     Eigen::Map<Eigen::VectorXd> Y(yl, s->rowEnd_ - s->rowBegin_);
@@ -256,16 +291,26 @@ PetscErrorCode BoundarySystem::shellMult(Mat A, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
+void BoundarySystem::multiply(const double* x, double* ownedRows, double tol) const {
+  if (matrixFree()) {
+    KIRCHHOFF_PETSC_THROW(multFast(x, ownedRows, false, tol));
+    return;
+  }
+  Eigen::Map<const Eigen::VectorXd> X(x, size_);
+  Eigen::Map<Eigen::VectorXd>(ownedRows, rowEnd_ - rowBegin_).noalias() = rows_ * X;
+}
+
 PetscErrorCode BoundarySystem::shellMultTranspose(Mat A, Vec x, Vec y) {
   BoundarySystem* s = nullptr;
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &s));
+  ++s->applications_;
   const PetscScalar* xl = nullptr;
   PetscCall(VecGetArrayRead(x, &xl));
   if (s->matrixFree()) {
     PetscScalar* yl = nullptr;
     PetscCall(VecGetArray(y, &yl));
-    PetscCall(s->multFast(xl, yl, true));
+    PetscCall(s->multFast(xl, yl, true, s->nextTol_));
     PetscCall(VecRestoreArray(y, &yl));
     PetscCall(VecRestoreArrayRead(x, &xl));
     PetscFunctionReturn(0);
@@ -283,21 +328,23 @@ PetscErrorCode BoundarySystem::shellMultTranspose(Mat A, Vec x, Vec y) {
 
 PetscErrorCode BoundarySystem::applyBlocks(Vec x, Vec y, bool transpose) const {
   PetscFunctionBeginUser;
+  if (matrixFree()) {  // whole bodies per rank: the owned slab holds every block it applies (no gather)
+    const PetscScalar* xl = nullptr;
+    PetscScalar* yl = nullptr;
+    PetscCall(VecGetArrayRead(x, &xl));
+    PetscCall(VecGetArray(y, &yl));
+    blockInverses_.apply(xl, rowBegin_, yl, rowBegin_, rowBegin_, rowEnd_, transpose);
+    PetscCall(VecRestoreArray(y, &yl));
+    PetscCall(VecRestoreArrayRead(x, &xl));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecScatterBegin(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
   const PetscScalar* xf = nullptr;
   PetscScalar* yl = nullptr;
   PetscCall(VecGetArrayRead(full_, &xf));
   PetscCall(VecGetArray(y, &yl));
-  for (std::size_t k = 0; k < blockBody_.size(); ++k) {
-    const int j = blockBody_[k];
-    const int first = panelIndex(layout_.offset[j]), nb = layout_.bodySize(j) + 1;
-    Eigen::Map<const Eigen::VectorXd> r(xf + first, nb);
-    const Eigen::VectorXd z = transpose ? Eigen::VectorXd(blockLu_[k].transpose().solve(r))
-                                        : Eigen::VectorXd(blockLu_[k].solve(r));
-    for (int i = std::max(first, rowBegin_); i < std::min(first + nb, rowEnd_); ++i)
-      yl[i - rowBegin_] = z[i - first];
-  }
+  blockInverses_.apply(xf, 0, yl, rowBegin_, rowBegin_, rowEnd_, transpose);
   PetscCall(VecRestoreArray(y, &yl));
   PetscCall(VecRestoreArrayRead(full_, &xf));
   PetscFunctionReturn(0);

@@ -14,6 +14,7 @@
 
 #include <Eigen/Dense>
 
+#include "fluid/solve/BodyBlocks.hpp"
 #include "fluid/solve/DistributedLU.hpp"
 #include "fluid/discretization/NodeLayout.hpp"
 
@@ -34,13 +35,19 @@ enum class PanelSolver { Auto, Direct, Ksp };
 /// Row-major dense block: assembly writes and the matrix-vector products run along rows.
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-/// Matrix-free inter-body part of M (docs/fluidbody.md (FB-46)): `apply(x, y, false)` writes the owned node
-/// rows of M_inter x (x: all nodes); `apply(u, y, true)` returns the complete M_inter^T u (u read on the
-/// owned rows). The rows are distributed by whole bodies [bodyBegin, bodyEnd).
+/// Matrix-free inter-body part of M (docs/fluidbody.md (FB-46)): `apply(x, y, false, tol)` writes the owned node
+/// rows of M_inter x (x: all nodes); `apply(u, y, true, tol)` returns the complete M_inter^T u (u read on the
+/// owned rows); tol > 0: a relative accuracy that suffices for this application (FB-93), 0: the full one. The rows
+/// are distributed by whole bodies [bodyBegin, bodyEnd).
 struct InterBodyApply {
-  std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&, bool)> apply;
+  std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&, bool, double)> apply;
   int bodyBegin = 0, bodyEnd = 0;
 };
+
+/// Relaxed operator accuracy inside the KSP solves of the matrix-free path (docs/fluidbody.md (FB-93)): the Krylov
+/// step after a residual r_k applies the operator to relative accuracy kRelaxation rtol |b| / |r_k| (the full accuracy
+/// for the initial residual of every GMRES cycle).
+constexpr double kRelaxation = 0.1;
 
 class BoundarySystem {
  public:
@@ -59,6 +66,7 @@ class BoundarySystem {
   int panelIndex(int p) const { return p + layout_.body[p]; }
   int constraintIndex(int j) const { return layout_.offset[j + 1] + j; }
   int size() const { return size_; }
+  const NodeLayout& layout() const { return layout_; }
   /// Owned augmented rows [rowBegin, rowEnd) and the nodes they hold [panelBegin, panelEnd).
   int rowBegin() const { return rowBegin_; }
   int rowEnd() const { return rowEnd_; }
@@ -74,8 +82,18 @@ class BoundarySystem {
   /// on, a `slot` >= 0 names a family of right-hand sides: the KSP path starts from the solution
   /// the slot returned last (if it has k columns), and keeps this one (FB-47a).
   Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs, bool transpose = false, int slot = -1) const;
+  /// The owned rows [rowBegin, rowEnd) of A x for the complete augmented vector x (size()): the operator of the
+  /// KSP path (dense row slab or self-blocks plus the matrix-free inter-body part, to relative accuracy tol > 0
+  /// or the full one). Collective on the matrix-free path.
+  void multiply(const double* x, double* ownedRows, double tol = 0.0) const;
+  /// Relaxed operator accuracy in the KSP solves (FB-93; on by default, matrix-free path).
+  void setRelaxation(bool on) { relax_ = on; }
   /// KSP path: initial guesses from the last solution of the same slot (off: zero guesses).
   void setWarmStart(bool on);
+  /// A one-column slot's last right-hand side and solution may move by (db, dx), an increment of the same linear
+  /// problem solved elsewhere (docs/fluidbody.md (FB-94)): its next solve starts from x + dx when b + db is nearer
+  /// to the new right-hand side than b.
+  void offerIncrement(int slot, const Eigen::VectorXd& db, const Eigen::VectorXd& dx) const;
   /// Drops the remembered solutions: the next solve of every slot starts from zero.
   void forgetGuesses() { guesses_.clear(); }
   bool warmStart() const { return warmStart_; }
@@ -89,6 +107,10 @@ class BoundarySystem {
   int lastIterations() const { return lastIterations_; }
   /// KSP iterations of all solves so far (0 on the direct path).
   long totalIterations() const { return totalIterations_; }
+  /// Right-hand sides solved so far, and applications of the operator (or of its transpose) so far: the
+  /// deterministic cost counts of the many-body benchmark (KSP path; a direct solve applies none).
+  long totalSolves() const { return totalSolves_; }
+  long operatorApplications() const { return applications_; }
   MPI_Comm comm() const { return comm_; }
 
  private:
@@ -97,7 +119,9 @@ class BoundarySystem {
   static PetscErrorCode shellPC(PC pc, Vec x, Vec y);
   static PetscErrorCode shellPCTranspose(PC pc, Vec x, Vec y);
   PetscErrorCode applyBlocks(Vec x, Vec y, bool transpose) const;
-  PetscErrorCode multFast(const PetscScalar* x, PetscScalar* y, bool transpose) const;
+  PetscErrorCode multFast(const PetscScalar* x, PetscScalar* y, bool transpose, double tol) const;
+  /// KSP monitor: the accuracy of the next operator application (FB-93).
+  static PetscErrorCode relaxationMonitor(KSP ksp, PetscInt its, PetscReal rnorm, void* ctx);
   void setupKsp(const std::string& prefix);
   /// LU of the whole matrix (direct path): of rows_ on one rank, of the gathered slabs on several.
   void factor();
@@ -112,16 +136,20 @@ class BoundarySystem {
   Eigen::MatrixXd inverse_;                            // direct path, one body
   RowMatrix gathered_;                                 // direct path, several ranks: all rows
   std::unique_ptr<DistributedLU> distributed_;         // direct path, several ranks and bodies
-  std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> blockLu_;  // KSP preconditioner (local bodies)
-  std::vector<int> blockBody_;
-  std::vector<Eigen::MatrixXd> block_;                 // matrix-free path: the owned augmented self-blocks
+  BodyBlocks blockInverses_;                          // KSP preconditioner: inverses of the self-blocks (local bodies)
+  BodyBlocks selfBlocks_;                             // matrix-free path: the owned augmented self-blocks
   InterBodyApply fast_;
   mutable Eigen::VectorXd nodesIn_, nodesOut_;
   mutable int lastIterations_ = 0;
   mutable long totalIterations_ = 0;
+  mutable long totalSolves_ = 0;
+  mutable long applications_ = 0;
+  bool relax_ = true;
+  mutable double bNorm_ = 0.0, nextTol_ = 0.0;  // (FB-93): |b| of the solve, accuracy of the next application
   bool warmStart_ = false;
   struct Slot {
     Eigen::MatrixXd b, x;  ///< last right-hand sides of a slot and their solutions (warm starts)
+    Eigen::VectorXd db, dx;  ///< an offered increment of a one-column slot (FB-94)
   };
   mutable std::vector<Slot> guesses_;
   Mat A_ = nullptr;

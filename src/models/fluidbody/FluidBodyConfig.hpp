@@ -52,6 +52,7 @@ struct ContactConfig {
   double restitution = 1.0;  ///< e in [0, 1] (FB-85)
   double distance = 0.0;     ///< delta > 0 of the contact set (FB-80); 0: 1e-3 of the smallest body size
   EnergyCondition energy = EnergyCondition::ContactPoint;  ///< contact.energy (docs/fluidbody.md "Contact")
+  double approachFraction = 0.02;  ///< rho of the approach sub-steps (FB-88)
 };
 
 struct FluidBodyConfig {

@@ -33,12 +33,12 @@ std::vector<double> circulations(const FluidBodyConfig& c) {
 
 std::vector<double> toStd(const Eigen::VectorXd& v) { return {v.data(), v.data() + v.size()}; }
 
-/// The default DEL Newton matrix: lagged (fewest evaluations and seconds per step) below
-/// kNewtonKrylovBodies bodies, newton_krylov from there on (its evaluations per step do not grow with
-/// n; lagged's refresh costs 3n + 2m every jacobian_lag steps). Measured: docs/fluidbody.md (FB-29a).
+/// The default DEL Newton matrix: lagged (fewest evaluations and seconds per step) below kCoupledBodies
+/// bodies, coupled from there on (a few evaluations per step whatever n; lagged's refresh costs 3n + 2m
+/// every jacobian_lag steps). Measured: docs/fluidbody.md (FB-29a), (FB-92).
 integrators::JacobianMode defaultJacobian(const FluidBodyConfig& c) {
-  return static_cast<int>(c.bodies.size()) >= kNewtonKrylovBodies ? integrators::JacobianMode::NewtonKrylov
-                                                                  : integrators::JacobianMode::Lagged;
+  return static_cast<int>(c.bodies.size()) >= kCoupledBodies ? integrators::JacobianMode::Coupled
+                                                             : integrators::JacobianMode::Lagged;
 }
 
 /// "1.5e-03": a number in a message.
@@ -131,7 +131,7 @@ State FluidBodyModel::initialState() {
     fluid_->refineFor(c.poses, c.vortices, 0.0);
   }
   const Eigen::VectorXd p = lagrangian_.legendre(q, Xi);
-  // q_-1 = q_0 - h q_dot_0 seeds the extrapolating predictor of the first step.
+  // q_-1 = q_0 - h q_dot_0 and q_-2 = q_0 - 2 h q_dot_0 seed the extrapolating predictor (FB-95) of the first steps.
   const auto u = lagrangian_.vortexVelocities(Xi);
   Eigen::VectorXd qprev = q;
   for (int j = 0; j < n_; ++j) {
@@ -142,7 +142,10 @@ State FluidBodyModel::initialState() {
   State s;
   s.add("q", toStd(q));
   s.add("p", toStd(p));
-  s.add("q_previous", toStd(qprev));
+  // q_k-1, then q_k-2: resizable, since a checkpoint of an older version holds q_k-1 alone (the linear predictor).
+  Eigen::VectorXd history(2 * d);
+  history << qprev, 2.0 * qprev - q;
+  s.add("q_previous", toStd(history)).resizable = true;
   // Lagged-Jacobian remainder E (see integrators/DelSolver.hpp); refreshed at step 0. Only the
   // lagged mode keeps it ((3n + 2m)^2 values): empty otherwise, and resizable so that a restart may
   // change -del_jacobian.
@@ -157,7 +160,8 @@ State FluidBodyModel::initialState() {
 void FluidBodyModel::restore(State& s) {
   const std::size_t d = static_cast<std::size_t>(3 * n_ + 2 * m_);
   const std::string why = std::to_string(n_) + " bodies, " + std::to_string(m_) + " vortices in the deck";
-  for (const char* f : {"q", "p", "q_previous"}) requireField(s, "fluidbody", f, d, why);
+  for (const char* f : {"q", "p"}) requireField(s, "fluidbody", f, d, why);
+  requireField(s, "fluidbody", "q_previous", {2 * d, d}, why);  // q_k-1, q_k-2 (FB-95); q_k-1 alone: older versions
   requireField(s, "fluidbody", "jacobian_correction", {d * d, 0}, why);  // empty: not kept
   if (contactState())
     requireField(s, "fluidbody", "contact", 2, "impacts and their energy loss: contact.law impact in the deck");
@@ -272,13 +276,13 @@ FluidBodyModel::Advance FluidBodyModel::composed(const Eigen::VectorXd& q, const
 }
 
 FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
-                                                const Eigen::VectorXd& qprev, Eigen::MatrixXd& E, bool refresh,
-                                                std::int64_t step) {
+                                                const Eigen::VectorXd& qprev, const Eigen::VectorXd& predictor,
+                                                Eigen::MatrixXd& E, bool refresh, std::int64_t step) {
   if (cfg_.composition != integrators::Composition::None) return composed(q, p, qprev, E);
   Advance a;
   a.qPrevious = q;
   if (!impact_) {
-    a.q1 = 2.0 * q - qprev;
+    a.q1 = predictor;
     a.solver = delSolve(q, p, a.q1, a.p1, E, refresh);
     a.moved = largestMotion(q, a.q1);
     a.solves = 1;
@@ -286,7 +290,7 @@ FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const 
   }
   // (FB-82): the first solve is the plain step (bitwise today's); sub-steps scale the step's E. (FB-88):
   // near contact the step is N equal sub-steps of size dt / N, each a step of the collision integrator.
-  const int N = approachSubSteps(q, 2.0 * q - qprev, step);
+  const int N = approachSubSteps(q, predictor, step);
   const double span = 1.0 / N;
   SubStepper st;
   st.solve = [&](const Eigen::VectorXd& q0, const Eigen::VectorXd& p0, double s, Eigen::VectorXd& q1,
@@ -304,11 +308,11 @@ FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const 
   };
   a.subSteps = N;
   a.solver.converged = true;
-  Eigen::VectorXd qk = q, pk = p, predictor = N == 1 ? Eigen::VectorXd(2.0 * q - qprev) : Eigen::VectorXd(q + span * (q - qprev));
+  Eigen::VectorXd qk = q, pk = p, next = N == 1 ? predictor : Eigen::VectorXd(q + span * (q - qprev));
   Eigen::VectorXd lastStart = q;
   double lastFraction = 0.0;  // of dt, where the last segment began
   for (int k = 0; k < N; ++k) {
-    ImpactStepResult r = impact_->step(qk, pk, predictor, step, st, span);
+    ImpactStepResult r = impact_->step(qk, pk, next, step, st, span);
     a.solver.iterations += r.solver.iterations;
     a.solver.functionEvaluations += r.solver.functionEvaluations;
     a.solver.residualNorm = std::max(a.solver.residualNorm, r.solver.residualNorm);
@@ -322,7 +326,7 @@ FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const 
     lastStart = r.lastStart;
     lastFraction = (k + r.lastFraction) * span;
     // The next sub-step's predictor: the last segment's velocity over one sub-step.
-    predictor = r.q1 + (r.q1 - r.lastStart) / (1.0 - r.lastFraction);
+    next = r.q1 + (r.q1 - r.lastStart) / (1.0 - r.lastFraction);
     qk = std::move(r.q1);
     pk = std::move(r.p1);
   }
@@ -335,18 +339,19 @@ FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const 
 
 int FluidBodyModel::approachSubSteps(const Eigen::VectorXd& q, const Eigen::VectorXd& predictor,
                                      std::int64_t step) const {
-  // (FB-88): N = 2^k >= max over close pairs of |g(predictor) - g(q)| / (rho min(g(q), g(predictor), delta)^+).
+  // (FB-88): N = 2^k >= max over close pairs of |g(predictor) - g(q)| / (rho max(min(g(q), g(predictor)), delta)).
   const double delta = impact_->law().distance, reach = 2.0 * largestMotion(q, predictor);
+  const double rho = cfg_.contact.approachFraction;
   if (!(reach > 0.0)) return 1;
   const Configuration c0 = lagrangian_.configuration(q), c1 = lagrangian_.configuration(predictor);
   double need = 1.0, worstChange = 0.0;
   const PairGap* worst = nullptr;
-  const std::vector<PairGap> close = geometry_->gapsBelow(c0.poses, delta + reach / kApproachFraction);
+  const std::vector<PairGap> close = geometry_->gapsBelow(c0.poses, delta + reach / rho);
   for (const PairGap& g0 : close) {
     const PairGap g1 = geometry_->gap(c1.poses, g0.a, g0.b);
     const double change = g1.overlap ? reach : std::abs(g1.gap - g0.gap);
     const double level = std::max(g1.overlap ? delta : std::min(g0.gap, g1.gap), delta);
-    if (const double n = change / (kApproachFraction * level); n > need) need = n, worst = &g0, worstChange = change;
+    if (const double n = change / (rho * level); n > need) need = n, worst = &g0, worstChange = change;
   }
   int N = 1;
   while (N < need && N < kMaxApproachSubSteps) N *= 2;
@@ -365,8 +370,9 @@ StepReport FluidBodyModel::step(State& s) {
   const auto* boundary = dynamic_cast<const fluid::BoundaryFluid*>(fluid_.get());
   const long krylov0 = boundary ? boundary->totalIterations() : 0;
   const KrylovCount count{krylov_, boundary, krylov0};
-  const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p"), qprev = vec(s, "q_previous");
+  const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p"), history = vec(s, "q_previous");
   const int d = 3 * n_ + 2 * m_;
+  const Eigen::VectorXd qprev = history.head(d);
   Eigen::MatrixXd E;
   if (s["jacobian_correction_valid"][0] != 0.0 && s["jacobian_correction"].size() == static_cast<std::size_t>(d) * d)
     E = Eigen::Map<const Eigen::MatrixXd>(s["jacobian_correction"].data(), d, d);
@@ -376,17 +382,25 @@ StepReport FluidBodyModel::step(State& s) {
   const double margin = kMarginSafety * largestMotion(qprev, q);
   refine(q, margin, s.step);
   const Eigen::MatrixXd E0 = E;
-  Advance a = advance(q, p, qprev, E, refresh, s.step);
+  // (FB-95): quadratic extrapolation through q_k, q_k-1, q_k-2 (linear without q_k-2).
+  const Eigen::VectorXd predictor = history.size() == 2 * d ? Eigen::VectorXd(3.0 * (q - qprev) + history.tail(d))
+                                                            : Eigen::VectorXd(2.0 * q - qprev);
+  Advance a = advance(q, p, qprev, predictor, E, refresh, s.step);
   a.margin = margin;
   if (a.moved > margin && refine(q, kMarginSafety * a.moved, s.step)) {
     const double wider = kMarginSafety * a.moved;
     fluid_->forgetSolutions();
     E = E0;
-    a = advance(q, p, qprev, E, refresh, s.step);
+    a = advance(q, p, qprev, predictor, E, refresh, s.step);
     a.margin = wider;
   }
   checkResolution(s.step);
-  s["q_previous"] = toStd(a.qPrevious);
+  // q_previous = (q_k, q_k-1) after a plain step; after an impact or sub-steps the point one step dt
+  // behind q_k+1 on the last segment, and the history linear through it (FB-95).
+  Eigen::VectorXd next(2 * d);
+  if (a.subSteps == 1 && a.impacts.empty()) next << q, qprev;
+  else next << a.qPrevious, 2.0 * a.qPrevious - a.q1;
+  s["q_previous"] = toStd(next);
   s["q"] = toStd(a.q1);
   s["p"] = toStd(a.p1);
   if (solver_.mode() == integrators::JacobianMode::Lagged && E.rows() == d) {

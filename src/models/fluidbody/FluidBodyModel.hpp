@@ -25,8 +25,8 @@ namespace kirchhoff::fluidbody {
 Eigen::Vector3d discreteMomentumMap(const Eigen::VectorXd& q, const Eigen::VectorXd& p, int n,
                                     const std::vector<double>& K, double rho);
 
-/// Bodies from which the DEL solve defaults to -del_jacobian newton_krylov (else lagged).
-constexpr int kNewtonKrylovBodies = 12;
+/// Bodies from which the DEL solve defaults to -del_jacobian coupled (else lagged).
+constexpr int kCoupledBodies = 12;
 
 /// The contact shapes of the configuration's bodies: the analytic curves with nystrom, else the outlines.
 ContactGeometry contactGeometry(const FluidBodyConfig& c);
@@ -35,10 +35,9 @@ ContactGeometry contactGeometry(const FluidBodyConfig& c);
 /// vortex over the last step, and again over a step that went farther.
 constexpr double kMarginSafety = 2.0;
 
-/// Approach sub-steps (FB-88): a step in which a pair's gap g changes by more than this fraction of
-/// min(g at either end, contact distance) is split into N = 2^k equal DEL sub-steps, N at most
+/// Approach sub-steps (FB-88): a step in which a pair's gap changes by more than contact.approach_fraction
+/// of max(min(g at either end), contact distance) is split into N = 2^k equal DEL sub-steps, N at most
 /// kMaxApproachSubSteps (beyond it the step stops: reduce time.dt).
-constexpr double kApproachFraction = 0.02;
 constexpr int kMaxApproachSubSteps = 1024;
 
 class FluidBodyModel : public Model {
@@ -57,6 +56,7 @@ class FluidBodyModel : public Model {
   std::string summary(const State& s) override;
 
   MidpointLagrangian& lagrangian() { return lagrangian_; }
+  const integrators::DelSolver& delSolver() const { return solver_; }
   fluid::Fluid& fluid() { return *fluid_; }
   /// The impacts of the last step (FB-82), the DEL solves it took and the refinement margin it used (FB-87).
   const std::vector<Impact>& lastImpacts() const { return last_.impacts; }
@@ -86,7 +86,7 @@ class FluidBodyModel : public Model {
                                  Eigen::VectorXd& q1, Eigen::VectorXd& p1, Eigen::MatrixXd& E, bool refresh);
   /// The step from (q, p): one DEL solve, the composition, or the collision integrator.
   Advance advance(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& qprev,
-                  Eigen::MatrixXd& E, bool refresh, std::int64_t step);
+                  const Eigen::VectorXd& predictor, Eigen::MatrixXd& E, bool refresh, std::int64_t step);
   Advance composed(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& qprev,
                    Eigen::MatrixXd& E);
   /// (FB-88): the approach sub-steps of the step from q to the predictor (1 without close pairs).

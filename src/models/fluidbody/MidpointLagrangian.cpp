@@ -85,6 +85,7 @@ Eigen::MatrixXd MidpointLagrangian::kirchhoffTensor() const {
 
 double MidpointLagrangian::value(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) {
   const Midpoint mp = midpoint(q0, q1);
+  cache_.fluid = false;
   fluid_.setConfiguration(mp.config.poses, mp.config.vortices);
   double L = fluid_.lagrangianValue(mp.Xi);  // W_G + 1/2 <A Xi, Xi> + <M_C, Xi>
   if (n_ > 0) L += 0.5 * mp.Xi.dot(massTimes(mp.Xi));
@@ -102,6 +103,7 @@ void MidpointLagrangian::slotDerivatives(const Eigen::VectorXd& q0, const Eigen:
   Eigen::VectorXd P(3 * n_);
   cache_.q0 = q0;
   cache_.q1 = q1;
+  cache_.fluid = true;
   cache_.thetaMid.clear();
   cache_.kirchhoff.resize(0, 0);  // the full tensor (3n solves) only if the Jacobian asks for it
   if (n_ > 0) {
@@ -179,8 +181,37 @@ std::vector<Eigen::MatrixXd> MidpointLagrangian::jacobianDiagonalBlocks(const Ei
   return blocks;
 }
 
+Eigen::VectorXd MidpointLagrangian::solveApproximateJacobian(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,
+                                                             const Eigen::VectorXd& r, double rtol) {
+  // (FB-90), block lower triangular: x_b = -h T delta with (M + A) delta = T^T r_b, then the vortex rows
+  // (rho / 2) K_i J x_i = r_i - J_vb x_b, J_vb x_b = (1/2) d<M_C, T^T x_b>/d gamma = -(h / 2) d<M_C, delta>/d gamma.
+  if (!(cache_.fluid && cache_.q0.size() == q0.size() && cache_.q0 == q0)) slotDerivatives(q0, q1, nullptr, nullptr);
+  Eigen::VectorXd x(dimension()), mass(3 * n_), rb(3 * n_);
+  std::vector<lie::Mat2> R;
+  for (int j = 0; j < n_; ++j) {
+    const BodyMass& b = bodies_[static_cast<std::size_t>(j)];
+    R.push_back(lie::rotation(q0[3 * j] + 0.5 * (q1[3 * j] - q0[3 * j])));
+    mass.segment<3>(3 * j) = Eigen::Vector3d(b.inertia, b.mass, b.mass);
+    rb[3 * j] = r[3 * j];
+    rb.segment<2>(3 * j + 1) = R.back().transpose() * r.segment<2>(3 * j + 1);
+  }
+  const fluid::Fluid::KirchhoffSolution s = fluid_.kirchhoffSolve(mass, rb, rtol);
+  for (int j = 0; j < n_; ++j) {
+    x[3 * j] = -h_ * s.delta[3 * j];
+    x.segment<2>(3 * j + 1) = -h_ * (R[static_cast<std::size_t>(j)] * s.delta.segment<2>(3 * j + 1));
+  }
+  for (int i = 0; i < m_; ++i) {
+    const Vec2 ri = r.segment<2>(3 * n_ + 2 * i) + 0.5 * h_ * s.vortexGradient.segment<2>(2 * i);
+    const double k = 0.5 * rho_ * K_[static_cast<std::size_t>(i)];
+    // (k J)^-1 = -J / k; a vortex of zero circulation has zero rows and passes through.
+    x.segment<2>(3 * n_ + 2 * i) = k != 0.0 ? Vec2(-lie::Jrot(ri) / k) : ri;
+  }
+  return x;
+}
+
 Eigen::VectorXd MidpointLagrangian::legendre(const Eigen::VectorXd& q, const Eigen::VectorXd& Xi) {
   const Configuration c = configuration(q);
+  cache_.fluid = false;
   fluid_.setConfiguration(c.poses, c.vortices);
   Eigen::VectorXd p(dimension());
   if (n_ > 0) {
@@ -197,6 +228,7 @@ Eigen::VectorXd MidpointLagrangian::legendre(const Eigen::VectorXd& q, const Eig
 
 Eigen::VectorXd MidpointLagrangian::bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p) {
   const Configuration c = configuration(q);
+  cache_.fluid = false;
   fluid_.setConfiguration(c.poses, c.vortices);
   if (n_ == 0) return Eigen::VectorXd(0);
   Eigen::VectorXd P(3 * n_);

@@ -47,6 +47,13 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   /// (FB-29a): -T_j (M_j + A_j^iso) T_j^T / h per body, (rho / 2) K_i J per vortex (no fluid solve).
   std::vector<Eigen::MatrixXd> jacobianDiagonalBlocks(const Eigen::VectorXd& q0,
                                                       const Eigen::VectorXd& q1) const override;
+  /// (FB-90): x = Jt^-1 r for the coupled approximate Jacobian Jt of d(D1 L_d)/d q_k+1: the bodies' block
+  /// -T (M + A(g)) T^T / h with the full added mass (FB-29), each vortex's (rho / 2) K_i J and the vortex rows' coupling
+  /// to the body velocities (1/2) d<M_C, T^T x_b>/d gamma; the fluid solve (Fluid::kirchhoffSolve) to relative accuracy
+  /// rtol at the configuration of the last slotDerivatives call when it was for these q0 (the Newton iterate or a
+  /// difference neighbour of it), else at (q0, q1).
+  Eigen::VectorXd solveApproximateJacobian(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1,
+                                           const Eigen::VectorXd& r, double rtol) override;
   /// The added mass of each body alone, body frame (fluid/IsolatedAddedMass.hpp); without it the
   /// diagonal blocks hold the body mass only.
   void setIsolatedAddedMass(std::vector<Eigen::Matrix3d> a) { isolated_ = std::move(a); }
@@ -94,6 +101,7 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
     Eigen::VectorXd q0, q1;
     Eigen::MatrixXd kirchhoff;
     std::vector<double> thetaMid;
+    bool fluid = false;  ///< the fluid is still at this point's midpoint (no other configuration since)
   } cache_;
 
   fluid::Fluid& fluid_;
