@@ -12,6 +12,7 @@ using namespace kirchhoff::fluidbody;
 
 namespace {
 
+using test::momentumMapDrift;
 using test::panelModel;
 using test::ScopedOptions;
 using test::stateField;
@@ -83,18 +84,7 @@ TEST(CoupledNewton, MomentumMapConserved) {
   // chord's last residual at round-off like Newton's.
   const ScopedOptions o{{"-del_jacobian", "coupled"}, {"-panel_solver", "ksp"}};
   auto m = panelModel(grid(3, 16));
-  State s = m->initialState();
-  const auto J0 = m->invariants(s, {});
-  const double scale = std::abs(J0[1]) + std::abs(J0[2]) + std::abs(J0[3]);
-  ASSERT_GT(scale, 0.1);
-  double drift = 0.0;
-  for (int k = 0; k < 300; ++k, s.step += 1) {
-    const StepReport r = m->step(s);
-    if (k % 50 == 49) {
-      const auto J = m->invariants(s, r);
-      for (int i : {1, 2, 3}) drift = std::max(drift, std::abs(J[i] - J0[i]) / scale);
-    }
-  }
+  const double drift = momentumMapDrift(*m, 300);
   std::printf("coupled: momentum map drift %.2e relative over 300 steps\n", drift);
   EXPECT_LT(drift, 1e-10);
 }
