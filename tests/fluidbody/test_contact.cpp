@@ -325,3 +325,27 @@ TEST(Contact, ApproachSubStepsHoldTheEnergyAtATightContactDistance) {
   EXPECT_LT(momentumError(run), 1e-12);
   EXPECT_LT(mirrorDefect(r), 1e-12);
 }
+
+TEST(Contact, AnApproachBeyondTheSubStepLimitStopsWithTheStateKept) {
+  // (FB-88) at its edge: disks 0.02 apart closing at 0.4 with dt 0.1 would cross the contact distance
+  // 1e-3 within one step: |change| / (rho delta) = 0.04 / (0.02 x 1e-3) = 2000 > 1024 sub-steps. The
+  // step stops naming the pair and asking for a smaller dt, with the state of the step's start kept
+  // (checkpointState), never a coarser step.
+  const FluidBodyConfig c = headOn(0.1, 32, 0.51, 0.2, 0.001);
+  auto model = contactModel(c);
+  State s = model->initialState();
+  const std::vector<double> q = s["q"], p = s["p"];
+  try {
+    model->step(s);
+    FAIL() << "the step did not stop";
+  } catch (const NumericalError& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(e.checkpointState());
+    EXPECT_EQ(e.step(), 0);
+    EXPECT_NE(what.find("bodies 'left' and 'right' approach by 0.04"), std::string::npos) << what;
+    EXPECT_NE(what.find("more than 1024 sub-steps"), std::string::npos) << what;
+    EXPECT_NE(what.find("reduce time.dt"), std::string::npos) << what;
+  }
+  EXPECT_EQ(s["q"], q);
+  EXPECT_EQ(s["p"], p);
+}
