@@ -102,7 +102,8 @@ double mirrorDefect(const Record& r) {
 /// direction): |q - q0| and |p + p0| at the end, and the impacts on the way.
 std::tuple<double, double, int> reversed(HeadOn& run, int steps) {
   State& s = run.s;
-  const Eigen::VectorXd q = field(s, "q"), qprev = field(s, "q_previous"), p = -field(s, "p");
+  const Eigen::VectorXd q = field(s, "q"), p = -field(s, "p");
+  const Eigen::VectorXd qprev = field(s, "q_previous").head(q.size());  // q_k-1 (q_k-2 follows it, (FB-95))
   const Eigen::VectorXd back = 2.0 * q - qprev;
   s["p"].assign(p.data(), p.data() + p.size());
   s["q_previous"].assign(back.data(), back.data() + back.size());
