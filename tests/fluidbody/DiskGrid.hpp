@@ -73,6 +73,14 @@ inline double momentumMapDrift(FluidBodyModel& m, int steps) {
   return scale > 0.1 ? drift : NAN;  // a scene without momentum cannot test its conservation
 }
 
+/// The residual evaluations of each of the first `steps` steps of m from its initial state.
+inline std::vector<int> stepEvaluations(FluidBodyModel& m, int steps) {
+  State s = m.initialState();
+  std::vector<int> evals;
+  for (int i = 0; i < steps; ++i, s.step += 1) evals.push_back(m.step(s).evaluations);
+  return evals;
+}
+
 /// One named field of a state as a vector.
 inline Eigen::VectorXd stateField(const State& s, const char* name) {
   return Eigen::Map<const Eigen::VectorXd>(s[name].data(), static_cast<Eigen::Index>(s[name].size()));

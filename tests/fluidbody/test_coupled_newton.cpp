@@ -2,6 +2,8 @@
 // bodies): a few residual evaluations per step whatever n, the trajectory of the lagged and newton_krylov solves,
 // the discrete momentum map (FB-27) kept, and the hand-over to GMRES when the chord contracts slowly.
 #include <gtest/gtest.h>
+
+#include <numeric>
 #include <petscsys.h>
 
 #include "DiskGrid.hpp"
@@ -14,6 +16,7 @@ namespace {
 
 using test::momentumMapDrift;
 using test::panelModel;
+using test::stepEvaluations;
 using test::ScopedOptions;
 using test::stateField;
 
@@ -48,15 +51,9 @@ TEST(CoupledNewton, FewEvaluationsPerStepWhateverTheBodyCount) {
   for (int n : {8, 32}) {
     const ScopedOptions o{{"-del_jacobian", "coupled"}};
     auto m = panelModel(grid(n, 8));
-    State s = m->initialState();
-    long evals = 0;
-    const int steps = 3;
-    for (int i = 0; i < steps; ++i, s.step += 1) {
-      const StepReport r = m->step(s);
-      EXPECT_LE(r.evaluations, 5) << n << " bodies, step " << i;
-      evals += r.evaluations;
-    }
-    mean[k++] = static_cast<double>(evals) / steps;
+    const std::vector<int> evals = stepEvaluations(*m, 3);
+    for (std::size_t i = 0; i < evals.size(); ++i) EXPECT_LE(evals[i], 5) << n << " bodies, step " << i;
+    mean[k++] = std::accumulate(evals.begin(), evals.end(), 0.0) / static_cast<double>(evals.size());
   }
   std::printf("coupled evaluations per step: %.1f at 8 bodies, %.1f at 32 bodies\n", mean[0], mean[1]);
 }

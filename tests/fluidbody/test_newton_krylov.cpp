@@ -2,6 +2,8 @@
 // residual evaluations per step bounded independently of the number of bodies, the same trajectory
 // as the lagged and fd Newton matrices, and the discrete momentum map (FB-27) conserved.
 #include <gtest/gtest.h>
+
+#include <numeric>
 #include <petscsys.h>
 
 #include "DiskGrid.hpp"
@@ -13,6 +15,7 @@ namespace {
 
 using test::momentumMapDrift;
 using test::panelModel;
+using test::stepEvaluations;
 using test::stateField;
 
 /// -del_jacobian for the models built in its scope.
@@ -48,15 +51,9 @@ TEST(NewtonKrylov, EvaluationsPerStepIndependentOfBodyCount) {
   for (int n : {8, 32}) {
     const JacobianOption option("newton_krylov");
     auto m = panelModel(grid(n, 8));
-    State s = m->initialState();
-    long evals = 0;
-    const int steps = 3;
-    for (int i = 0; i < steps; ++i, s.step += 1) {
-      const StepReport r = m->step(s);
-      EXPECT_LE(r.evaluations, 22) << n << " bodies, step " << i;
-      evals += r.evaluations;
-    }
-    mean[k++] = static_cast<double>(evals) / steps;
+    const std::vector<int> evals = stepEvaluations(*m, 3);
+    for (std::size_t i = 0; i < evals.size(); ++i) EXPECT_LE(evals[i], 22) << n << " bodies, step " << i;
+    mean[k++] = std::accumulate(evals.begin(), evals.end(), 0.0) / static_cast<double>(evals.size());
   }
   std::printf("newton_krylov evaluations per step: %.1f at 8 bodies, %.1f at 32 bodies\n", mean[0], mean[1]);
 }
