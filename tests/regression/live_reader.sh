@@ -10,8 +10,11 @@ DRIVER=kirchhoff-fluidbody
 three_vortex_deck "{dt: 0.001, steps: 100000000}" \
   "{checkpoint_interval: 2000, log_interval: 20, flush_interval: 5, progress_interval: 0, snapshot_interval: 100}" > deck.yaml
 "$BIN/$DRIVER" deck.yaml -o live >run.out 2>&1 & pid=$!
-for _ in $(seq 300); do [ -s live/checkpoints/checkpoint_0000002000.h5 ] && break; sleep 0.1; done
-[ -s live/checkpoints/checkpoint_0000002000.h5 ] || { cat run.out; fail "the run did not reach step 2000"; }
+# Any checkpoint means step 2000 was passed: three vortices run ~70000 steps/s, so the first one
+# may be rotated away (two kept) between two looks.
+first_checkpoint() { compgen -G 'live/checkpoints/checkpoint_*.h5' >/dev/null; }
+for _ in $(seq 300); do first_checkpoint && break; sleep 0.1; done
+first_checkpoint || { cat run.out; fail "the run did not reach step 2000"; }
 timeout 120 $PY - <<'PY' || { cat run.out; fail "a live reader failed"; }
 import time, h5py
 # The probe of the report: a default reader holds the log for a second, the run keeps writing.
