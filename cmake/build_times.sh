@@ -10,7 +10,7 @@ if [ "${1:-}" = --compile ]; then  # launcher mode: time one compile, append "cp
   for a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done
   t=$(mktemp); rc=0
   /usr/bin/time -f "%U %S" -o "$t" "$@" || rc=$?
-  echo "$(awk '{print $1 + $2}' "$t" | tail -1) $out" >>"$BUILD_TIMES_LOG"
+  echo "$(awk '{print $1 + $2}' "$t" | tail -1) $out" >>"${BUILD_TIMES_LOG:-/dev/null}"  # (a rebuild outside this script: not logged)
   rm -f "$t"; exit $rc
 fi
 root=$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

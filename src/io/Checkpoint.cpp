@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kFormat = "kirchhoff-checkpoint-1";
+constexpr const char* kCheckpointFormat = "kirchhoff-checkpoint-1";
 
 std::uint64_t splitmix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
@@ -216,7 +216,7 @@ void CheckpointStore::writeFile(const std::string& tmp, const State& s, const st
     h5::checkStatus(H5Pset_userblock(fcpl, kUserBlock), "user block");
     h5::Handle f(h5::check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl, fapl),
                            "cannot create checkpoint " + tmp));
-    h5::writeStringAttribute(f, "format", kFormat);
+    h5::writeStringAttribute(f, "format", kCheckpointFormat);
     h5::writeStringAttribute(f, "model", model);
     h5::writeInt64Attribute(f, "step", s.step);
     h5::writeDoubleAttribute(f, "time", s.time);
@@ -310,7 +310,7 @@ CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const st
   try {
     h5::Handle f(h5::check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT),
                            "not a readable HDF5 file (truncated or corrupt)"));
-    if (h5::readStringAttribute(f, "format") != kFormat) throw CheckpointError("not a kirchhoff checkpoint");
+    if (h5::readStringAttribute(f, "format") != kCheckpointFormat) throw CheckpointError("not a kirchhoff checkpoint");
     info.model = h5::readStringAttribute(f, "model");
     if (info.model != model)
       throw CheckpointError("checkpoint is for model '" + info.model + "', not '" + model + "'");

@@ -16,13 +16,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool startsWith(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
 /// Names kirchhoff writes (or writes under) in an output folder.
 bool isOutputName(const std::string& n) {
   for (const char* p : {"invariants.h5", "snapshots", "summary.json", "flowfield", "sweep_summary.md",
                         "checkpoints", ".kirchhoff"})
-    if (startsWith(n, p)) return true;
+    if (n.rfind(p, 0) == 0) return true;
   return false;
 }
 

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kFormat = "kirchhoff-snapshots-2";
+constexpr const char* kSnapshotFormat = "kirchhoff-snapshots-2";
 constexpr const char* kTail = "  </Grid>\n </Domain>\n</Xdmf>\n";
 constexpr double kFlushSeconds = 1.0;
 
@@ -186,7 +186,7 @@ void SnapshotWriter::createFile(const std::map<std::string, std::string>& proven
       fs::remove(e.path(), ec);
   }
   file_ = h5::Handle(h5::createOutput(h5_, false));
-  h5::writeTextAttribute(file_, "format", kFormat);
+  h5::writeTextAttribute(file_, "format", kSnapshotFormat);
   for (const auto& [k, v] : provenance) {
     if (k == "deck") {
       h5::writeTextDataset(file_, "deck", v);
@@ -211,8 +211,8 @@ void SnapshotWriter::createFile(const std::map<std::string, std::string>& proven
 bool SnapshotWriter::reopen(std::int64_t restartStep, std::string* why) {
   try {
     file_ = h5::Handle(h5::openOutput(h5_, H5F_ACC_RDWR));
-    if (!h5::hasAttribute(file_, "format") || h5::readStringAttribute(file_, "format") != kFormat) {
-      *why = h5_ + " is not a " + std::string(kFormat) + " file (written by an older version)";
+    if (!h5::hasAttribute(file_, "format") || h5::readStringAttribute(file_, "format") != kSnapshotFormat) {
+      *why = h5_ + " is not a " + std::string(kSnapshotFormat) + " file (written by an older version)";
       file_.close();
       return false;
     }

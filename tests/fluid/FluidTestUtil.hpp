@@ -15,6 +15,12 @@
 
 namespace kirchhoff::fluid::test {
 
+/// max |a - b| / max |b|: the relative difference of two matrices (replicated or distributed results
+/// against a serial reference).
+inline double relDiff(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
+}
+
 inline void unpack(const Eigen::VectorXd& q, int n, int m, std::vector<lie::Pose>& poses,
                    Vortices& v, const std::vector<double>& K) {
   poses.resize(n);

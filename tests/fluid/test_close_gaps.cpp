@@ -7,6 +7,7 @@
 
 #include "FluidTestUtil.hpp"
 #include "TwoCylinders.hpp"
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "fluid/PanelFluid.hpp"
 #include "fluid/discretization/GaussPanelDiscretization.hpp"
@@ -14,8 +15,6 @@
 
 namespace kirchhoff::fluid {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846264338327950288;
 
 std::unique_ptr<BoundaryFluid> disks(const std::vector<double>& radii, int nodes, double tolerance = 1e-8,
                                      PanelOperator op = PanelOperator::Dense) {

@@ -25,9 +25,7 @@ std::unique_ptr<BoundaryFluid> twoDisks(MPI_Comm comm, PanelSolver solver, Panel
   return f;
 }
 
-double relDiff(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
-}
+using test::relDiff;
 
 void expectDistributedEqualsSerial(PanelSolver solver, PanelOperator op) {
   const std::vector<lie::Pose> poses = {lie::Pose{0.0, Vec2(0.0, 0.0)}, lie::Pose{0.0, Vec2(1.0005, 0.0)}};

@@ -23,7 +23,7 @@ int worldSize() {
 }
 
 /// Largest difference over the largest entry of the reference.
-double relDiff(const Eigen::MatrixXcd& a, const Eigen::MatrixXcd& b) {
+double relDiffComplex(const Eigen::MatrixXcd& a, const Eigen::MatrixXcd& b) {
   return (a - b).cwiseAbs().maxCoeff() / b.cwiseAbs().maxCoeff();
 }
 
@@ -45,8 +45,8 @@ void expectTreeMatchesOneRank(bool roundRobin) {
   tree.build(test::clusters(L), owned);
   serial.build(test::clusters(L), std::vector<char>(L.size(), 1));
   const Eigen::MatrixXcd a = test::multipoles(L, p), c = test::contractions(L, p);
-  EXPECT_LT(relDiff(sumOwned(tree.localExpansions(a)), serial.localExpansions(a)), 1e-13) << "forward";
-  EXPECT_LT(relDiff(sumOwned(tree.multipoleAdjoints(c)), serial.multipoleAdjoints(c)), 1e-13) << "transpose";
+  EXPECT_LT(relDiffComplex(sumOwned(tree.localExpansions(a)), serial.localExpansions(a)), 1e-13) << "forward";
+  EXPECT_LT(relDiffComplex(sumOwned(tree.multipoleAdjoints(c)), serial.multipoleAdjoints(c)), 1e-13) << "transpose";
   const Eigen::Matrix3Xd g = sumOwned(Eigen::Matrix3Xd(tree.farGradient(a, c))), s = serial.farGradient(a, c);
   EXPECT_LT((g - s).cwiseAbs().maxCoeff(), 1e-13 * s.cwiseAbs().maxCoeff()) << "gradient";
   // Each rank applies the M2L into its active cells only: together no more than twice the pairs plus the

@@ -12,9 +12,7 @@
 namespace kirchhoff::fluid {
 namespace {
 
-double relDiff(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
-}
+using test::relDiff;
 
 /// Max over ranks of |x - x on rank 0|: replicated results must be bitwise the same.
 double spreadOverRanks(const Eigen::MatrixXd& x) {

@@ -20,11 +20,9 @@ std::unique_ptr<BoundaryFluid> nystromFluid(MPI_Comm comm, PanelSolver solver) {
                                          1.3, o, "nystrom_mpi_");
 }
 
-double relDiff(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
-}
+using test::relDiff;
 
-void expectDistributedEqualsSerial(PanelSolver solver) {
+void expectNystromDistributedEqualsSerial(PanelSolver solver) {
   const std::vector<lie::Pose> poses = {lie::Pose{0.3, Vec2(0.1, -0.2)}, lie::Pose{-0.7, Vec2(1.6, 1.3)}};
   Vortices v;
   v.gamma = {Vec2(1.4, -0.9), Vec2(-1.3, 0.8), Vec2(1.02, -0.2)};  // the last one 0.02 from the ellipse
@@ -42,8 +40,8 @@ void expectDistributedEqualsSerial(PanelSolver solver) {
   for (std::size_t i = 0; i < up.size(); ++i) EXPECT_LT((up[i] - us[i]).norm(), 1e-12 * us[i].norm());
 }
 
-TEST(NystromMpi, DirectEqualsSerial) { expectDistributedEqualsSerial(PanelSolver::Direct); }
-TEST(NystromMpi, KspEqualsSerial) { expectDistributedEqualsSerial(PanelSolver::Ksp); }
+TEST(NystromMpi, DirectEqualsSerial) { expectNystromDistributedEqualsSerial(PanelSolver::Direct); }
+TEST(NystromMpi, KspEqualsSerial) { expectNystromDistributedEqualsSerial(PanelSolver::Ksp); }
 
 }  // namespace
 }  // namespace kirchhoff::fluid

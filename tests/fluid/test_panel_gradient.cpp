@@ -12,15 +12,15 @@ using test::centralDifferences;
 using test::pack;
 using test::rigidMotion;
 
-struct Scene {
+struct GradientScene {
   std::vector<Polygon> bodies;
   std::vector<lie::Pose> poses;
   Vortices vortices;
   Eigen::VectorXd Xi;
 };
 
-Scene threeBodies() {
-  Scene s;
+GradientScene threeBodies() {
+  GradientScene s;
   s.bodies = {ellipse(1.0, 0.5, 40), plate(1.6, 0.2, 40), circle(0.6, 32)};
   s.poses = {lie::Pose{0.3, Vec2(0.1, -0.2)}, lie::Pose{-0.7, Vec2(2.4, 0.9)},
              lie::Pose{1.1, Vec2(-0.4, 2.1)}};
@@ -31,7 +31,7 @@ Scene threeBodies() {
   return s;
 }
 
-void expectGradientMatchesDifferences(const Scene& s, const PanelOptions& o) {
+void expectGradientMatchesDifferences(const GradientScene& s, const PanelOptions& o) {
   PanelFluid f(PETSC_COMM_SELF, s.bodies, 1.7, o);
   f.setConfiguration(s.poses, s.vortices);
   const Eigen::VectorXd q = pack(s.poses, s.vortices);
@@ -66,7 +66,7 @@ TEST(PanelGradient, MatchesCentralDifferencesKsp) {
 }
 
 TEST(PanelGradient, MatchesCentralDifferencesSingleBodyTurning) {
-  Scene s;
+  GradientScene s;
   s.bodies = {ellipse(1.0, 0.4, 48)};
   s.poses = {lie::Pose{0.4, Vec2(0.3, -0.1)}};
   s.vortices.gamma = {Vec2(1.9, 0.7), Vec2(-0.5, -1.5)};
@@ -78,7 +78,7 @@ TEST(PanelGradient, MatchesCentralDifferencesSingleBodyTurning) {
 }
 
 TEST(PanelGradient, MatchesCentralDifferencesPolygonsNoVortices) {
-  Scene s;
+  GradientScene s;
   s.bodies = {polygon({Vec2(0, 0), Vec2(1, 0), Vec2(1, 0.6), Vec2(0, 0.6)}),
               polygon({Vec2(0, 0), Vec2(0.8, 0.1), Vec2(0.3, 0.7)})};
   s.poses = {lie::Pose{0.2, Vec2(0, 0)}, lie::Pose{-0.5, Vec2(1.5, 0.8)}};
@@ -88,7 +88,7 @@ TEST(PanelGradient, MatchesCentralDifferencesPolygonsNoVortices) {
 }
 
 TEST(PanelGradient, NoBodiesIsPointVortexGradient) {
-  Scene s;
+  GradientScene s;
   s.vortices.gamma = {Vec2(0, 0), Vec2(1, 0.5), Vec2(-0.3, 1.2)};
   s.vortices.K = {1.0, -2.0, 0.5};
   s.Xi.resize(0);
@@ -110,7 +110,7 @@ TEST(PanelGradient, NoBodiesIsPointVortexGradient) {
 /// Sum over bodies and vortices of the translational gradient, and the angular one
 /// sum_j (dF/dtheta_j + y_j x dF/dy_j) + sum_i gamma_i x dF/dgamma_i: both vanish identically
 /// because F depends on relative positions only.
-void expectNoetherIdentities(const Scene& s, const PanelOptions& o) {
+void expectNoetherIdentities(const GradientScene& s, const PanelOptions& o) {
   PanelFluid f(PETSC_COMM_SELF, s.bodies, 1.0, o);
   f.setConfiguration(s.poses, s.vortices);
   const Eigen::VectorXd g = f.lagrangianGradient(s.Xi);
@@ -146,7 +146,7 @@ TEST(PanelGradient, TranslationAndRotationIdentitiesKsp) {
 }
 
 TEST(PanelGradient, LagrangianInvariantUnderCommonRigidMotion) {
-  const Scene s = threeBodies();
+  const GradientScene s = threeBodies();
   PanelFluid f(PETSC_COMM_SELF, s.bodies, 1.0, PanelOptions{});
   const Eigen::VectorXd q = pack(s.poses, s.vortices);
   const double F0 = test::lagrangianAt(f, q, s.vortices.K, s.Xi);

@@ -28,12 +28,10 @@ struct Scene {
   }
 };
 
-double relDiff(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
-}
+using test::relDiff;
 
 /// The distributed fluid (solver `solver`) against a serial dense-LU recomputation.
-void expectDistributedEqualsSerial(PanelSolver solver) {
+void expectPanelDistributedEqualsSerial(PanelSolver solver) {
   const Scene s;
   PanelOptions options;
   options.solver = solver;
@@ -64,9 +62,9 @@ void expectDistributedEqualsSerial(PanelSolver solver) {
   EXPECT_EQ((g - g0).cwiseAbs().maxCoeff(), 0.0);
 }
 
-TEST(PanelMpi, DistributedEqualsSerialRedundantLu) { expectDistributedEqualsSerial(PanelSolver::Auto); }
+TEST(PanelMpi, DistributedEqualsSerialRedundantLu) { expectPanelDistributedEqualsSerial(PanelSolver::Auto); }
 
-TEST(PanelMpi, DistributedEqualsSerialKsp) { expectDistributedEqualsSerial(PanelSolver::Ksp); }
+TEST(PanelMpi, DistributedEqualsSerialKsp) { expectPanelDistributedEqualsSerial(PanelSolver::Ksp); }
 
 TEST(PanelMpi, SampledFlowEqualsSerialAndIsWrittenByRankZero) {
   const Scene s;

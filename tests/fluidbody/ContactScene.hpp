@@ -12,7 +12,7 @@
 #include "models/fluidbody/FluidBodyModel.hpp"
 #include "setup/fluidbody/FluidBodySetup.hpp"
 
-namespace kirchhoff::test {
+namespace kirchhoff::fluidbody::test {
 
 /// A Nystrom body of density 1 on `curve` with `nodes` nodes at y with velocity v (spatial) and omega.
 inline fluidbody::BodyConfig contactBody(const std::string& name, const fluid::SmoothCurve& curve, int nodes,
@@ -92,4 +92,4 @@ inline std::size_t column(const Record& r, const std::string& name) {
   return n.size();
 }
 
-}  // namespace kirchhoff::test
+}  // namespace kirchhoff::fluidbody::test

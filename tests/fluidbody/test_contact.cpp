@@ -11,7 +11,7 @@
 
 using namespace kirchhoff;
 using namespace kirchhoff::fluidbody;
-using namespace kirchhoff::test;
+using namespace kirchhoff::fluidbody::test;
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/Constants.hpp"
 #include "fluid/geometry/Shapes.hpp"
 #include "models/fluidbody/ContactGeometry.hpp"
 
@@ -15,8 +16,6 @@ using lie::Pose;
 using lie::Vec2;
 
 namespace {
-
-constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 ContactShape curveShape(const fluid::SmoothCurve& c) { return ContactShape(fluid::curveOutline(c, 64), c); }
 

@@ -23,11 +23,11 @@ using kirchhoff::kPi;
 /// The relative equilibrium (FB-39): rigid rotation at rate Omega about c = 0, r = gamma - y = (d, 0),
 /// y = beta r, gamma = (1 + beta) r, beta = K (1 - R^2/d^2) / (a Omega - K), Omega the root of
 /// a Omega^2 - (K R^4/d^4 + a omega0) Omega + K omega0 = 0, omega0 = -K R^2 / (2 pi d^2 (d^2 - R^2)).
-struct Equilibrium {
+struct RelativeEquilibrium {
   double Omega, beta;
 };
 
-Equilibrium equilibrium(double R, double d, double a, double K, int root) {
+RelativeEquilibrium equilibrium(double R, double d, double a, double K, int root) {
   const double w0 = -K * R * R / (2 * kPi * d * d * (d * d - R * R));
   const double B = -(K * std::pow(R / d, 4) + a * w0), C = K * w0;
   const double disc = std::sqrt(B * B - 4 * a * C);
@@ -35,14 +35,14 @@ Equilibrium equilibrium(double R, double d, double a, double K, int root) {
   return {Omega, K * (1 - R * R / (d * d)) / (a * Omega - K)};
 }
 
-struct EquilibriumRun {
+struct EquilibriumErrors {
   double rate, distanceError, momentumError;
 };
 
-EquilibriumRun runEquilibrium(double dt, double T, int nodes) {
+EquilibriumErrors runEquilibrium(double dt, double T, int nodes) {
   const double R = 1.0, density = 0.1, K = 2 * kPi, d = 2.0;
   const double m = density * kPi * R * R, a = m + kPi * R * R;
-  const Equilibrium e = equilibrium(R, d, a, K, -1);
+  const RelativeEquilibrium e = equilibrium(R, d, a, K, -1);
   FluidBodyConfig c;
   c.dt = dt;
   c.discretization = fluid::DiscretizationKind::Nystrom;
@@ -88,7 +88,7 @@ TEST(NystromEquilibrium, DiskVortexRateToTimeSteppingError) {
   // 128 nodes (spectral: the fluid is exact to round-off), dt = 0.05, 0.025, 0.0125 over T = 5.
   // Rate errors O(dt^2); Richardson (h^2 and h^4 terms removed) leaves <= 1e-9.
   const double T = 5.0;
-  const EquilibriumRun r1 = runEquilibrium(0.05, T, 128), r2 = runEquilibrium(0.025, T, 128), r4 = runEquilibrium(0.0125, T, 128);
+  const EquilibriumErrors r1 = runEquilibrium(0.05, T, 128), r2 = runEquilibrium(0.025, T, 128), r4 = runEquilibrium(0.0125, T, 128);
   const double rich = (64 * r4.rate - 20 * r2.rate + r1.rate) / 45.0;
   std::printf("disk + vortex equilibrium: rate error %.3e / %.3e / %.3e (dt 0.05 / 0.025 / 0.0125), Richardson %.3e; "
               "distance %.2e / %.2e / %.2e; momentum %.1e\n",

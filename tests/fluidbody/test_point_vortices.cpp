@@ -28,7 +28,7 @@ std::unique_ptr<FluidBodyModel> vortexModel(const std::vector<VortexConfig>& v, 
 
 lie::Vec2 gamma(const State& s, int i) { return {s["q"][2 * i], s["q"][2 * i + 1]}; }
 
-void run(FluidBodyModel& m, State& s, int steps) {
+void runSteps(FluidBodyModel& m, State& s, int steps) {
   for (int k = 0; k < steps; ++k) {
     m.step(s);
     s.step += 1;
@@ -47,7 +47,7 @@ TEST(PointVortices, CoRotatingPairRate) {
   const double K1 = 1.0, K2 = 2.0, d = 1.5, dt = 1e-3, T = 2.0;
   auto m = vortexModel({{{0.0, 0.0}, K1}, {{d, 0.0}, K2}}, dt);
   State s = m->initialState();
-  run(*m, s, static_cast<int>(std::lround(T / dt)));
+  runSteps(*m, s, static_cast<int>(std::lround(T / dt)));
   const lie::Vec2 r = gamma(s, 1) - gamma(s, 0);
   const double angle = std::atan2(r.y(), r.x());
   const double expected = (K1 + K2) / (2 * kPi * d * d) * T;
@@ -63,7 +63,7 @@ TEST(PointVortices, OpposedPairTranslates) {
   const double K = 1.3, d = 0.8, dt = 0.01, T = 5.0;
   auto m = vortexModel({{{0.0, 0.0}, K}, {{d, 0.0}, -K}}, dt);
   State s = m->initialState();
-  run(*m, s, static_cast<int>(std::lround(T / dt)));
+  runSteps(*m, s, static_cast<int>(std::lround(T / dt)));
   const double speed = K / (2 * kPi * d);
   // K > 0 (counter-clockwise) at the origin, -K at +d along x: both move in +y.
   EXPECT_NEAR(gamma(s, 0).y() / (speed * T), 1.0, 1e-6);

@@ -28,7 +28,7 @@ Schema overrideSchema() {
   return s;
 }
 
-const char* kDeck = R"(model: damped
+const char* kDampedDeck = R"(model: damped
 time:
   dt: 0.1
   steps: 10
@@ -45,7 +45,7 @@ bodies:
 
 Deck withSets(const Schema& s, std::vector<std::string> sets, std::vector<std::string>* notes = nullptr) {
   std::vector<std::string> n;
-  Deck d = applyOverrides(Deck(kDeck, "deck.yaml", s), sets, n);
+  Deck d = applyOverrides(Deck(kDampedDeck, "deck.yaml", s), sets, n);
   if (notes) *notes = n;
   return d;
 }
@@ -72,7 +72,7 @@ TEST(DeckOverrides, ReplacesValuesInOrder) {
   EXPECT_EQ(d.root().list("bodies")[1].real("density"), 7.0);
   EXPECT_EQ(d.root().list("bodies")[0].real("density"), 2.0);
   EXPECT_EQ(readRunConfig(d).steps, 10);
-  EXPECT_NE(d.hash(), Deck(kDeck, "deck.yaml", s).hash()) << "the hash covers the overridden deck";
+  EXPECT_NE(d.hash(), Deck(kDampedDeck, "deck.yaml", s).hash()) << "the hash covers the overridden deck";
   EXPECT_EQ(d.file(), "deck.yaml");
 }
 
@@ -85,7 +85,7 @@ TEST(DeckOverrides, ListValuesAndNewMaps) {
 
 TEST(DeckOverrides, NoSetsIsTheSameDeck) {
   const Schema s = overrideSchema();
-  EXPECT_EQ(withSets(s, {}).text(), std::string(kDeck));
+  EXPECT_EQ(withSets(s, {}).text(), std::string(kDampedDeck));
 }
 
 TEST(DeckOverrides, InvalidValuesGiveTheFilesMessages) {
@@ -159,5 +159,5 @@ TEST(DeckOverrides, CopiesKeepTheOverridesAndTheFilePositions) {
 TEST(DeckOverrides, MissingEqualsIsAUsageError) {
   const Schema s = overrideSchema();
   std::vector<std::string> n;
-  EXPECT_THROW(applyOverrides(Deck(kDeck, "deck.yaml", s), {"time.dt"}, n), UsageError);
+  EXPECT_THROW(applyOverrides(Deck(kDampedDeck, "deck.yaml", s), {"time.dt"}, n), UsageError);
 }

@@ -29,7 +29,7 @@ std::string scene(const std::string& name) {
   return d;
 }
 
-std::string contents(const std::string& path) {
+std::string fileContents(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -62,7 +62,7 @@ TEST(OutputLinks, ScanFindsLinksAmongOutputNamesOnly) {
   fs::create_directories(d + "/OUT/checkpoints");
   fs::create_symlink(d + "/victim", d + "/OUT/checkpoints/checkpoint_0000000010.h5");
   EXPECT_NE(linkedOutput(d + "/OUT").find("checkpoint_0000000010.h5 is a symbolic link"), std::string::npos);
-  EXPECT_EQ(contents(d + "/victim"), "precious");
+  EXPECT_EQ(fileContents(d + "/victim"), "precious");
 }
 
 TEST(OutputLinks, Hdf5OutputsAndPlainFilesRefuseLinks) {
@@ -72,7 +72,7 @@ TEST(OutputLinks, Hdf5OutputsAndPlainFilesRefuseLinks) {
   EXPECT_THROW(h5::Handle(h5::openOutput(d + "/OUT/snapshots.h5", H5F_ACC_RDWR)), Error);
   fs::create_symlink(d + "/victim", d + "/OUT/snapshots_bodies.xmf");
   EXPECT_EQ(createNoFollow(d + "/OUT/snapshots_bodies.xmf"), nullptr);
-  EXPECT_EQ(contents(d + "/victim"), "precious");
+  EXPECT_EQ(fileContents(d + "/victim"), "precious");
   EXPECT_TRUE(fs::is_symlink(d + "/OUT/snapshots.h5"));
   // A plain file of that name is replaced by a new one (a reader of the old file keeps it).
   std::ofstream(d + "/OUT/invariants.h5") << "old";
@@ -93,5 +93,5 @@ TEST(OutputLinks, LockFileLinkIsRefusedWithExit64) {
     EXPECT_NE(std::string(e.what()).find(".kirchhoff.lock is a symbolic link"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(lock.held());
-  EXPECT_EQ(contents(d + "/victim"), "precious");
+  EXPECT_EQ(fileContents(d + "/victim"), "precious");
 }

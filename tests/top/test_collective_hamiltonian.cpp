@@ -8,26 +8,15 @@
 
 #include "models/top/CollectiveHamiltonian.hpp"
 #include "models/top/Reference.hpp"
+#include "top/TopTestUtil.hpp"
 
 namespace {
 
 using namespace kirchhoff::top;
 using C = std::complex<double>;
 
-HeavyTopParameters genericTop() {
-  HeavyTopParameters p;
-  p.inertia = Vec3(1.3, 2.1, 0.7);
-  p.c = Vec3(0.3, -0.4, std::sqrt(0.75));
-  p.mgl = 0.8;
-  return p;
-}
-
-Vec8 randomZ(std::mt19937& g) {
-  std::uniform_real_distribution<double> u(-1.5, 1.5);
-  Vec8 z;
-  for (int i = 0; i < 8; ++i) z[i] = u(g);
-  return z;
-}
+using test::genericTop;
+using test::randomZ;
 
 // H(z) = h(M(z)) (definition) and grad H, Hess H equal the complex-step derivatives of H and of
 // grad H to 1e-13 relative (no subtraction error in complex step; entries are O(1..10)); the fused

@@ -9,17 +9,13 @@
 
 #include "core/Error.hpp"
 #include "models/top/CollectiveMap.hpp"
+#include "top/TopTestUtil.hpp"
 
 namespace {
 
 using namespace kirchhoff::top;
 
-Vec8 randomZ(std::mt19937& g) {
-  std::uniform_real_distribution<double> u(-1.5, 1.5);
-  Vec8 z;
-  for (int i = 0; i < 8; ++i) z[i] = u(g);
-  return z;
-}
+using test::randomZ;
 
 // A A^T = |p|^2/4 I and A p = 0 (Prop. 2.2), exact algebra: 1e-15 relative.
 TEST(CollectiveMap, MatrixAIdentities) {

@@ -10,6 +10,7 @@
 #include "models/top/HeavyTop.hpp"
 #include "models/top/Reference.hpp"
 #include "top/KovalevskayaFixture.hpp"
+#include "top/TopTestUtil.hpp"
 
 namespace {
 
@@ -17,13 +18,7 @@ using namespace kirchhoff::top;
 using namespace kirchhoff::top::fixture;
 
 // A generic asymmetric top and state for identities that hold for every top.
-HeavyTopParameters genericTop() {
-  HeavyTopParameters p;
-  p.inertia = Vec3(1.3, 2.1, 0.7);
-  p.c = Vec3(0.3, -0.4, std::sqrt(1.0 - 0.25));
-  p.mgl = 0.8;
-  return p;
-}
+using test::genericTop;
 
 Vec6 genericState() {
   Vec6 y;

@@ -12,15 +12,13 @@
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
 #include "setup/top/TopSetup.hpp"
+#include "top/TopTestUtil.hpp"
 
 namespace {
 
 using namespace kirchhoff;
 
-std::string sourceDir() {
-  if (const char* d = std::getenv("KIRCHHOFF_SOURCE_DIR")) return d;
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
-}
+using top::test::sourceDir;
 
 TEST(TopLongRun, ShippedKovalevskayaDeckPassesStep381954) {
   const io::Schema schema = run::driverSchema(setup::topDriver());

@@ -11,6 +11,7 @@
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
 #include "setup/top/TopSetup.hpp"
+#include "top/TopTestUtil.hpp"
 
 namespace {
 
@@ -22,10 +23,7 @@ const io::Schema& schema() {
 }
 
 // The source tree: KIRCHHOFF_SOURCE_DIR under ctest, else three levels above this file.
-std::string sourceDir() {
-  if (const char* d = std::getenv("KIRCHHOFF_SOURCE_DIR")) return d;
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
-}
+using top::test::sourceDir;
 
 const std::string kDeck = R"(model: top
 time: {dt: 0.02, steps: 10}

@@ -27,9 +27,6 @@ std::vector<double> kressWeights(int N) {
   return R;
 }
 
-/// 1/d for complex d, via conj(d)/|d|^2.
-inline Complex inverse(const Complex& d) { return std::conj(d) / std::norm(d); }
-
 }  // namespace
 
 NystromDiscretization::NystromDiscretization(std::vector<SmoothCurve> curves, const std::vector<int>& nodes)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "fluid/discretization/KernelMath.hpp"
 
@@ -14,7 +15,6 @@ namespace kirchhoff::fluid {
 
 namespace {
 
-const Complex kI(0.0, 1.0);
 
 using kernel::kWidth;
 using kernel::Pack;

@@ -9,11 +9,6 @@
 
 namespace kirchhoff::fluid {
 
-namespace {
-const Complex kI(0.0, 1.0);
-inline Complex inverse(const Complex& d) { return std::conj(d) / std::norm(d); }
-}  // namespace
-
 void PointSourceDiscretization::resize(int n) {
   nodes_.resize(n);
   x_.resize(n), nu_.resize(n), pose_.resize(n), placed_.assign(n, false);

@@ -9,6 +9,9 @@
 
 namespace kirchhoff::fluid {
 
+/// 1/d for complex d, via conj(d)/|d|^2 (the point-source kernel's 1/(z - zeta), also Nystrom's).
+inline Complex inverse(const Complex& d) { return std::conj(d) / std::norm(d); }
+
 class PointSourceDiscretization : public Discretization {
  public:
   int bodyCount() const override { return static_cast<int>(nodes_.size()); }

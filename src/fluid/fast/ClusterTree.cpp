@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "core/Mpi.hpp"
 
@@ -17,7 +18,6 @@ namespace kirchhoff::fluid {
 
 namespace {
 using Complex = std::complex<double>;
-const Complex kI(0.0, 1.0);
 /// Smallest distance of a child centre from its cell centre, in cell radii: keeps the powers w^k of
 /// (FB-57) (w_in = rho / u for M2M) below (1 / kClearance)^p.
 constexpr double kClearance = 0.05;

@@ -2,12 +2,13 @@
 // triangle for few vortices, the 2D Laplace FMM (fluid/fast/LaplaceFmm) over this rank's targets for many.
 #include "fluid/fast/VortexPairSums.hpp"
 
+#include "core/Constants.hpp"
+
 namespace kirchhoff::fluid {
 
 namespace {
 
 using C = std::complex<double>;
-const C kI(0.0, 1.0);
 
 std::vector<C> points(const Vortices& v) {
   std::vector<C> z(static_cast<std::size_t>(v.size()));

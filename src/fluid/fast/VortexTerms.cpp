@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/Constants.hpp"
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
@@ -14,7 +15,6 @@
 namespace kirchhoff::fluid {
 
 namespace {
-const Complex kI(0.0, 1.0);
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMatrixC = Eigen::Matrix<Complex, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 }  // namespace

@@ -14,14 +14,6 @@ namespace kirchhoff::fluid {
 namespace {
 
 
-void requirePositive(const std::string& kind, const std::string& key, double v) {
-  if (!(v > 0.0) || !std::isfinite(v)) {
-    std::ostringstream os;
-    os << "body shape '" << kind << "': " << key << " must be positive and finite, got " << v;
-    throw ConfigurationError(os.str());
-  }
-}
-
 void requireEdges(const std::string& kind, int edges, int minimum) {
   if (edges < minimum) {
     std::ostringstream os;

@@ -14,14 +14,6 @@ namespace kirchhoff::fluid {
 namespace {
 
 
-void requirePositive(const std::string& kind, const std::string& key, double v) {
-  if (!(v > 0.0) || !std::isfinite(v)) {
-    std::ostringstream os;
-    os << "body shape '" << kind << "': " << key << " must be positive and finite, got " << v;
-    throw ConfigurationError(os.str());
-  }
-}
-
 /// Star radius r(s) = R (1 + sum a_k cos ks + b_k sin ks) and its first two s-derivatives.
 void starRadius(const SmoothCurve& c, double s, double& r, double& r1, double& r2) {
   double f = 1.0, f1 = 0.0, f2 = 0.0;
@@ -59,6 +51,15 @@ void moments(SmoothCurve& c, int M) {
 }
 
 }  // namespace
+
+void requirePositive(const std::string& kind, const std::string& key, double v) {
+  if (!(v > 0.0) || !std::isfinite(v)) {
+    std::ostringstream os;
+    os << "body shape '" << kind << "': " << key << " must be positive and finite, got " << v;
+    throw ConfigurationError(os.str());
+  }
+}
+
 
 void SmoothCurve::eval(double s, Vec2& x, Vec2& d1, Vec2& d2) const {
   const double cs = std::cos(s), sn = std::sin(s);

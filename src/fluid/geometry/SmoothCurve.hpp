@@ -34,4 +34,8 @@ SmoothCurve circleCurve(double radius);
 SmoothCurve ellipseCurve(double a, double b);
 SmoothCurve starCurve(double radius, const std::vector<double>& cosCoeffs, const std::vector<double>& sinCoeffs);
 
+/// Throws ConfigurationError "body shape '<kind>': <key> must be positive and finite, got <v>"
+/// unless v > 0 and finite (the smooth curves' and the polygons' dimensions).
+void requirePositive(const std::string& kind, const std::string& key, double v);
+
 }  // namespace kirchhoff::fluid

@@ -24,7 +24,7 @@ void add(integrators::DelResult& sum, const integrators::DelResult& r) {
   sum.residualNorm = std::max(sum.residualNorm, r.residualNorm);
 }
 
-std::string num(double v) {
+std::string impactNum(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.6g", v);
   return b;
@@ -142,8 +142,8 @@ ImpactStep::Normal ImpactStep::normal(const Solved& hit, const PairGap& pair, st
   nd.speed = G.dot(Xi);
   nd.gKg = G.dot(nd.w);
   if (!(nd.speed < 0.0) || !(nd.gKg > 0.0))
-    throw NumericalError(pairName(nd.at) + " reach the contact distance " + num(law_.distance) +
-                             " without approaching (v_n = " + num(nd.speed) + "): the impact law cannot resolve it; "
+    throw NumericalError(pairName(nd.at) + " reach the contact distance " + impactNum(law_.distance) +
+                             " without approaching (v_n = " + impactNum(nd.speed) + "): the impact law cannot resolve it; "
                              "reduce time.dt", step, true);
   return nd;
 }
@@ -188,7 +188,7 @@ double ImpactStep::discreteRoot(const std::function<double(double)>& excess, dou
   }
   if (std::abs(f) > 1e-9 * scale)
     throw NumericalError(pairName(at) + ": the energy condition of the impact stopped at a relative residual " +
-                         num(f / scale) + "; reduce time.dt", step, true);
+                         impactNum(f / scale) + "; reduce time.dt", step, true);
   return c;
 }
 
