@@ -7,6 +7,8 @@
 #include <cmath>
 #include <utility>
 
+#include "fluid/geometry/CurveDistance.hpp"
+
 namespace kirchhoff::fluidbody {
 
 using lie::Vec2;
@@ -14,21 +16,8 @@ using lie::Vec2;
 namespace {
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
-/// Samples of a curve for its reach and the starting point of the Newton iteration.
+/// Samples of a curve for its reach and the overlap test.
 constexpr int kCoarseSamples = 96;
-constexpr int kMaxNewton = 60;
-
-/// A point z(s) of a posed curve with its first two s-derivatives (spatial frame).
-struct CurvePoint {
-  Vec2 z, d1, d2;
-};
-
-CurvePoint at(const fluid::SmoothCurve& c, const lie::Pose& g, double s) {
-  Vec2 x, d1, d2;
-  c.eval(s, x, d1, d2);
-  const lie::Mat2 R = lie::rotation(g.theta);
-  return {R * x + g.y, R * d1, R * d2};
-}
 
 PairGap fromNearestPoints(const Vec2& za, const Vec2& zb) {
   PairGap p;
@@ -52,38 +41,12 @@ PairGap circles(const fluid::SmoothCurve& A, const lie::Pose& ga, const fluid::S
   return p;
 }
 
-/// Newton on grad f = 0, f(s, t) = |z_a(s) - z_b(t)|^2 / 2, from the closest pair of a coarse sampling;
-/// a step that does not lower f is halved (at most 30 times).
-PairGap curves(const fluid::SmoothCurve& A, const lie::Pose& ga, const fluid::SmoothCurve& B, const lie::Pose& gb) {
-  double s = 0.0, t = 0.0, best = INFINITY;
-  std::vector<Vec2> zb(kCoarseSamples);
-  for (int j = 0; j < kCoarseSamples; ++j)
-    zb[static_cast<std::size_t>(j)] = gb.apply(B.point(kTwoPi * j / kCoarseSamples));
-  for (int i = 0; i < kCoarseSamples; ++i) {
-    const Vec2 za = ga.apply(A.point(kTwoPi * i / kCoarseSamples));
-    for (int j = 0; j < kCoarseSamples; ++j) {
-      const double d = (za - zb[static_cast<std::size_t>(j)]).squaredNorm();
-      if (d < best) best = d, s = kTwoPi * i / kCoarseSamples, t = kTwoPi * j / kCoarseSamples;
-    }
-  }
-  auto f = [&](double u, double v) { return 0.5 * (at(A, ga, u).z - at(B, gb, v).z).squaredNorm(); };
-  for (int it = 0; it < kMaxNewton; ++it) {
-    const CurvePoint a = at(A, ga, s), b = at(B, gb, t);
-    const Vec2 d = a.z - b.z;
-    const Eigen::Vector2d grad(d.dot(a.d1), -d.dot(b.d1));
-    Eigen::Matrix2d H;
-    H << a.d1.squaredNorm() + d.dot(a.d2), -a.d1.dot(b.d1), -a.d1.dot(b.d1), b.d1.squaredNorm() - d.dot(b.d2);
-    Eigen::Vector2d step = -grad;
-    if (H(0, 0) > 0.0 && H.determinant() > 0.0) step = H.ldlt().solve(-grad);
-    const double f0 = 0.5 * d.squaredNorm();
-    double lambda = 1.0;
-    for (int k = 0; k < 30 && f(s + lambda * step[0], t + lambda * step[1]) > f0; ++k) lambda *= 0.5;
-    s += lambda * step[0];
-    t += lambda * step[1];
-    if (lambda * step.norm() <= 1e-15 * (1.0 + std::abs(s) + std::abs(t))) break;
-  }
-  PairGap p = fromNearestPoints(at(A, ga, s).z, at(B, gb, t).z);
-  return p;
+/// The nearest points of two analytic curves (fluid::closestPoints: the closest pair of a sampling, then
+/// damped Newton on the two curve parameters, the search the fluid's refinement uses).
+PairGap curves(const ContactShape& A, const lie::Pose& ga, const ContactShape& B, const lie::Pose& gb) {
+  fluid::CurvePoint pa, pb;
+  fluid::closestPoints(*A.pieces, ga, *B.pieces, gb, pa, pb);
+  return fromNearestPoints(ga.apply(pa.x), gb.apply(pb.x));
 }
 
 /// Vertex-edge distances of two polygons (spatial vertices); the nearest vertex and its foot.
@@ -141,6 +104,7 @@ ContactShape::ContactShape(fluid::Polygon o, std::optional<fluid::SmoothCurve> c
   for (const auto& Z : outline.vertices) radius = std::max(radius, Z.norm());
   reach = radius;
   if (curve) {
+    pieces = fluid::smoothPieces(*curve, {0.0});
     for (int i = 0; i < 8 * kCoarseSamples; ++i)
       radius = std::max(radius, curve->point(kTwoPi * i / (8 * kCoarseSamples)).norm());
     reach = radius * (1.0 + 1e-3);  // the maximum between the samples
@@ -161,7 +125,7 @@ PairGap pairGap(const ContactShape& A, const lie::Pose& ga, const ContactShape& 
   if (A.curve && B.curve && A.curve->kind == "circle" && B.curve->kind == "circle")
     return circles(*A.curve, ga, *B.curve, gb);
   if (A.curve && B.curve) {
-    p = curves(*A.curve, ga, *B.curve, gb);
+    p = curves(A, ga, B, gb);
     const Vec2 za = p.point - 0.5 * p.gap * p.normal, zb = p.point + 0.5 * p.gap * p.normal;
     p.overlap = !(p.gap > 0.0) || B.contains(gb, za) || A.contains(ga, zb) || samplesInside(A, ga, B, gb);
     return p;

@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 
+#include "fluid/geometry/PiecewiseCurve.hpp"
 #include "fluid/geometry/Polygon.hpp"
 #include "fluid/geometry/SmoothCurve.hpp"
 #include "lie/SE2.hpp"
@@ -19,6 +20,7 @@ namespace kirchhoff::fluidbody {
 struct ContactShape {
   fluid::Polygon outline;                   ///< body frame, counter-clockwise
   std::optional<fluid::SmoothCurve> curve;  ///< the analytic boundary, if the contact uses it
+  std::optional<fluid::PiecewiseCurve> pieces;  ///< the curve as one piece (the nearest-point search's form)
   double radius = 0.0;                      ///< max |Z| over the boundary (sampled; exact for circles and outlines)
   double reach = 0.0;                       ///< radius with a margin for what the samples miss: a pruning bound
 
