@@ -43,12 +43,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool anyRank(MPI_Comm comm, bool v) {
-  int l = v ? 1 : 0, g = 0;
-  MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_MAX, comm);
-  return g != 0;
-}
-
 class Loop {
  public:
   Loop(MPI_Comm comm, const Driver& d, const io::Deck& deck, const RunOptions& o)
@@ -578,16 +572,18 @@ class Loop {
                          : "; last good checkpoint kept: " + files.front();
   }
 
+  /// Why the run stops here, the same text on every rank: a signal (the one any rank caught: mpirun may
+  /// forward it to rank 1 first) or the wall-clock budget; empty to go on.
   std::string stopReason() {
-    std::string why;
-    if (stopRequested()) why = "signal " + std::to_string(stopSignal());
-    if (why.empty() && maxWall_ > 0) {
+    int local[2] = {stopRequested() ? stopSignal() : 0, 0}, all[2] = {0, 0};
+    if (maxWall_ > 0) {
       const double reserve = std::max(std::min(cfg_.checkpointReserve, 0.25 * maxWall_),
                                       2.0 * checkpointSeconds_);
-      if (MPI_Wtime() - opt_.startTime + 2.0 * stepSeconds_ + reserve >= maxWall_)
-        why = "wall-clock budget of " + num(maxWall_) + " s";
+      local[1] = MPI_Wtime() - opt_.startTime + 2.0 * stepSeconds_ + reserve >= maxWall_ ? 1 : 0;
     }
-    return anyRank(comm_, !why.empty()) ? (why.empty() ? "a stop request on another rank" : why) : "";
+    MPI_Allreduce(local, all, 2, MPI_INT, MPI_MAX, comm_);
+    if (all[0] != 0) return "signal " + std::to_string(all[0]);
+    return all[1] != 0 ? "wall-clock budget of " + num(maxWall_) + " s" : "";
   }
 
   RunResult stopEarly(const std::string& why) {
