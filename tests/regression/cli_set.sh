@@ -72,4 +72,8 @@ for d in fluidbody top damped slosh; do
   done
 done
 grep -qE "KIRCHHOFF_NATIVE=(ON|OFF)" last.out || fail "--version lacks the build options"
+# The revision is the source's at build time, not at configure time (a stale stamp mislabels checkpoints).
+if head=$(git -C "$SRC" rev-parse --short=12 HEAD 2>/dev/null); then
+  expect_output "(git $head"
+fi
 echo "command line OK"
