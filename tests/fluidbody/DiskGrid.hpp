@@ -48,6 +48,10 @@ struct DiskGrid {
   }
 };
 
+/// n moving and spinning disks (radius 0.5, `edges` edges) on a grid of spacing 2, four vortices K = +-1;
+/// dt 0.01: the DiskGrid defaults.
+inline FluidBodyConfig diskGrid(int n, int edges) { return DiskGrid{}.config(n, edges); }
+
 /// The fluidbody model of `c` on the panel fluid (density 1), over MPI_COMM_WORLD.
 inline std::unique_ptr<FluidBodyModel> panelModel(const FluidBodyConfig& c) {
   std::vector<fluid::Polygon> shapes;

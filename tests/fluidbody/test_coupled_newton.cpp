@@ -14,14 +14,12 @@ using namespace kirchhoff::fluidbody;
 
 namespace {
 
+using test::diskGrid;
 using test::momentumMapDrift;
 using test::panelModel;
 using test::stepEvaluations;
 using test::ScopedOptions;
 using test::stateField;
-
-/// n moving and spinning disks (radius 0.5, `edges` edges) on a grid of spacing 2, four vortices K = +-1; dt 0.01.
-FluidBodyConfig grid(int n, int edges) { return test::DiskGrid{}.config(n, edges); }
 
 /// q after `steps` steps with the model's options; the largest evaluation count of a step in `evaluations`.
 Eigen::VectorXd trajectoryEnd(const FluidBodyConfig& c, int steps, int* evaluations = nullptr) {
@@ -37,8 +35,8 @@ Eigen::VectorXd trajectoryEnd(const FluidBodyConfig& c, int steps, int* evaluati
 }  // namespace
 
 TEST(CoupledNewton, DefaultFromTwelveBodies) {
-  EXPECT_EQ(panelModel(grid(12, 8))->delSolver().mode(), integrators::JacobianMode::Coupled);
-  EXPECT_EQ(panelModel(grid(11, 8))->delSolver().mode(), integrators::JacobianMode::Lagged);
+  EXPECT_EQ(panelModel(diskGrid(12, 8))->delSolver().mode(), integrators::JacobianMode::Coupled);
+  EXPECT_EQ(panelModel(diskGrid(11, 8))->delSolver().mode(), integrators::JacobianMode::Lagged);
 }
 
 TEST(CoupledNewton, FewEvaluationsPerStepWhateverTheBodyCount) {
@@ -50,7 +48,7 @@ TEST(CoupledNewton, FewEvaluationsPerStepWhateverTheBodyCount) {
   int k = 0;
   for (int n : {8, 32}) {
     const ScopedOptions o{{"-del_jacobian", "coupled"}};
-    auto m = panelModel(grid(n, 8));
+    auto m = panelModel(diskGrid(n, 8));
     const std::vector<int> evals = stepEvaluations(*m, 3);
     for (std::size_t i = 0; i < evals.size(); ++i) EXPECT_LE(evals[i], 5) << n << " bodies, step " << i;
     mean[k++] = std::accumulate(evals.begin(), evals.end(), 0.0) / static_cast<double>(evals.size());
@@ -61,7 +59,7 @@ TEST(CoupledNewton, FewEvaluationsPerStepWhateverTheBodyCount) {
 TEST(CoupledNewton, SameTrajectoryAsLaggedAndNewtonKrylov) {
   // The same DEL equations (FB-25) to round-off: 20 steps of 4 bodies agree to 1e-10 relative, on the direct path
   // and on the bordered system (-panel_solver ksp).
-  const FluidBodyConfig c = grid(4, 16);
+  const FluidBodyConfig c = diskGrid(4, 16);
   Eigen::VectorXd lagged;
   {
     const ScopedOptions o{{"-del_jacobian", "lagged"}};
@@ -80,7 +78,7 @@ TEST(CoupledNewton, MomentumMapConserved) {
   // (FB-27) to the solver tolerance: relative change over 300 steps of 3 bodies with 4 vortices below 1e-10, the
   // chord's last residual at round-off like Newton's.
   const ScopedOptions o{{"-del_jacobian", "coupled"}, {"-panel_solver", "ksp"}};
-  auto m = panelModel(grid(3, 16));
+  auto m = panelModel(diskGrid(3, 16));
   const double drift = momentumMapDrift(*m, 300);
   std::printf("coupled: momentum map drift %.2e relative over 300 steps\n", drift);
   EXPECT_LT(drift, 1e-10);
@@ -89,7 +87,7 @@ TEST(CoupledNewton, MomentumMapConserved) {
 TEST(CoupledNewton, LooseKirchhoffSolveKeepsTheTrajectory) {
   // The Kirchhoff solve sets only the chord's rate (FB-92): at -del_coupled_rtol 0.3 the chord needs more
   // evaluations (or hands over to GMRES) and ends on the default's trajectory (1e-10 after 5 steps of 12 bodies).
-  const FluidBodyConfig c = grid(12, 8);
+  const FluidBodyConfig c = diskGrid(12, 8);
   int loose = 0, tight = 0;
   const ScopedOptions ksp{{"-panel_solver", "ksp"}};  // the bordered system (the direct path solves exactly)
   const Eigen::VectorXd reference = trajectoryEnd(c, 5, &tight);
@@ -136,7 +134,7 @@ TEST(CoupledNewton, CoupledRtolOutOfRangeIsADeckError) {
   for (const char* bad : {"1.5", "0", "x"}) {
     const ScopedOptions o{{"-del_coupled_rtol", bad}};
     try {
-      panelModel(grid(12, 8));
+      panelModel(diskGrid(12, 8));
       ADD_FAILURE() << bad << " accepted";
     } catch (const DeckError& e) {
       EXPECT_NE(std::string(e.what()).find("-del_coupled_rtol"), std::string::npos) << e.what();

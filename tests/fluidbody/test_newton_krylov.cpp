@@ -13,6 +13,7 @@ using namespace kirchhoff::fluidbody;
 
 namespace {
 
+using test::diskGrid;
 using test::momentumMapDrift;
 using test::panelModel;
 using test::stepEvaluations;
@@ -22,10 +23,6 @@ using test::stateField;
 struct JacobianOption : test::ScopedOptions {
   explicit JacobianOption(const char* mode) : test::ScopedOptions{{"-del_jacobian", mode}} {}
 };
-
-/// n disks (radius 0.5, `edges` edges, density 1) on a square grid of spacing 2 with small velocities
-/// and spins, four vortices K = +-1 in the cells around the first body; dt 0.01.
-FluidBodyConfig grid(int n, int edges) { return test::DiskGrid{}.config(n, edges); }
 
 /// q after `steps` steps with -del_jacobian `mode`.
 Eigen::VectorXd trajectoryEnd(const FluidBodyConfig& c, const char* mode, int steps) {
@@ -50,7 +47,7 @@ TEST(NewtonKrylov, EvaluationsPerStepIndependentOfBodyCount) {
   int k = 0;
   for (int n : {8, 32}) {
     const JacobianOption option("newton_krylov");
-    auto m = panelModel(grid(n, 8));
+    auto m = panelModel(diskGrid(n, 8));
     const std::vector<int> evals = stepEvaluations(*m, 3);
     for (std::size_t i = 0; i < evals.size(); ++i) EXPECT_LE(evals[i], 22) << n << " bodies, step " << i;
     mean[k++] = std::accumulate(evals.begin(), evals.end(), 0.0) / static_cast<double>(evals.size());
@@ -61,7 +58,7 @@ TEST(NewtonKrylov, EvaluationsPerStepIndependentOfBodyCount) {
 TEST(NewtonKrylov, SameTrajectoryAsLaggedAndFd) {
   // Every Newton matrix solves the same DEL equations (FB-25) to round-off, so the trajectories agree
   // to round-off amplified by 20 steps (measured 1.8e-15 relative); required 1e-10.
-  const FluidBodyConfig c = grid(4, 16);
+  const FluidBodyConfig c = diskGrid(4, 16);
   const Eigen::VectorXd nk = trajectoryEnd(c, "newton_krylov", 20);
   for (const char* mode : {"lagged", "fd"}) {
     const Eigen::VectorXd q = trajectoryEnd(c, mode, 20);
@@ -75,7 +72,7 @@ TEST(NewtonKrylov, MomentumMapConserved) {
   // (FB-27) is conserved by the DEL map to the solver tolerance: relative change over 300 steps
   // (measured 7.9e-13) below 1e-10, on 3 bodies with 4 vortices.
   const JacobianOption option("newton_krylov");
-  const FluidBodyConfig c = grid(3, 16);
+  const FluidBodyConfig c = diskGrid(3, 16);
   auto m = panelModel(c);
   EXPECT_EQ(m->name(), "fluidbody");
   const double drift = momentumMapDrift(*m, 300);
@@ -86,7 +83,7 @@ TEST(NewtonKrylov, MomentumMapConserved) {
 TEST(NewtonKrylov, OnlyTheLaggedModeKeepsTheJacobianCorrection) {
   // (3n + 2m)^2 values in lagged mode only (0.5 GB at 4096 vortices); a state of either mode restores
   // into the other (-del_jacobian may change at a restart), the lagged mode then refreshes E.
-  const FluidBodyConfig c = grid(4, 8);
+  const FluidBodyConfig c = diskGrid(4, 8);
   const std::size_t d = 3 * 4 + 2 * 4;
   State lagged, nk;
   {
@@ -127,7 +124,7 @@ TEST(NewtonKrylov, RestartOnTheWarmStartedKspPathIsBitwise) {
   for (const char* op : {"dense", "fast"}) {
     PetscOptionsSetValue(nullptr, "-panel_solver", "ksp");
     PetscOptionsSetValue(nullptr, "-panel_operator", op);
-    const FluidBodyConfig c = grid(12, 8);
+    const FluidBodyConfig c = diskGrid(12, 8);
     auto straight = panelModel(c);
     State a = straight->initialState();
     for (int k = 0; k < 6; ++k, a.step += 1) straight->step(a);
@@ -150,7 +147,7 @@ TEST(NewtonKrylov, IterativeInverseLegendreMapMatchesTheFullTensor) {
   // (FB-29b): from 12 bodies Xi = (M + A)^-1 (P - M_C) runs by preconditioned CG on A Xi (two solves per
   // iteration) instead of Cholesky of the full A(g) (3n solves); the two agree to 1e-12 relative, and
   // so does the energy of the invariant log.
-  const FluidBodyConfig c = grid(12, 16);
+  const FluidBodyConfig c = diskGrid(12, 16);
   auto m = panelModel(c);
   State s = m->initialState();
   m->step(s);
