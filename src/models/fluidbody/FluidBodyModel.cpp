@@ -201,12 +201,16 @@ integrators::DelResult FluidBodyModel::subStep(const Eigen::VectorXd& q, const E
   if (s == 1.0) return delSolve(q, p, q1, p1, E, refresh);
   // (FB-86): the step s dt on s L_d (the same solution, the residual at the full step's scale), from the
   // step's Jacobian remainder scaled alike (its O(1) part scales with s); the step's own E stays as it is.
+  // A step without a remainder (the first steps, the one after an impact) takes the one its first
+  // sub-step differences: without it every sub-step of an approach differenced the Jacobian again (6n
+  // evaluations each).
   const TimeStepGuard guard{lagrangian_, scaled_, cfg_.dt};
   lagrangian_.setTimeStep(s * cfg_.dt);
   scaled_.setScale(s);
   Eigen::MatrixXd Es = E.size() ? Eigen::MatrixXd(s * E) : Eigen::MatrixXd();
   Eigen::VectorXd ps;
   const integrators::DelResult r = delSolve(q, s * p, q1, ps, Es, false);
+  if (E.size() == 0 && Es.size() != 0) E = Es / s;
   p1 = ps / s;
   return r;
 }
