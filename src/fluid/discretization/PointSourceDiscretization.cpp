@@ -42,13 +42,23 @@ void PointSourceDiscretization::place(int j, const lie::Pose& g) const {
   placed_[j] = true;
 }
 
-void PointSourceDiscretization::nearPatch(int Q, const lie::Pose& gQ, const Complex& z,
-                                          std::vector<NearEntry>& entries, std::vector<int>& patch) const {
-  for (const NearEntry& e : entries) patch[e.q] = -1;
-  entries.clear();
-  const Complex Z = std::polar(1.0, -gQ.theta) * (z - lie::toComplex(gQ.y));
-  nearEntries(Q, Z, entries);
-  for (std::size_t k = 0; k < entries.size(); ++k) patch[entries[k].q] = static_cast<int>(k);
+const std::vector<PointSourceDiscretization::NearEntry>& PointSourceDiscretization::nearRow(int P, int row,
+                                                                                          int Q) const {
+  const auto same = [](const lie::Pose& a, const lie::Pose& b) { return a.theta == b.theta && a.y == b.y; };
+  NearRows& c = near_[{P, Q}];
+  const std::size_t n = x_[P].size();
+  if (c.done.size() != n || !same(c.gP, pose_[P]) || !same(c.gQ, pose_[Q])) {
+    c.gP = pose_[P], c.gQ = pose_[Q];
+    c.rows.assign(n, {});
+    c.done.assign(n, 0);
+  }
+  std::vector<NearEntry>& e = c.rows[static_cast<std::size_t>(row)];
+  if (!c.done[static_cast<std::size_t>(row)]) {
+    const Complex Z = std::polar(1.0, -pose_[Q].theta) * (x_[P][row] - lie::toComplex(pose_[Q].y));
+    nearEntries(Q, Z, e);
+    c.done[static_cast<std::size_t>(row)] = 1;
+  }
+  return e;
 }
 
 void PointSourceDiscretization::interaction(int P, const lie::Pose& gP, int first, int count, int Q,
@@ -63,8 +73,6 @@ void PointSourceDiscretization::interaction(int P, const lie::Pose& gP, int firs
   const int n = static_cast<int>(zq.size());
   const bool near = hasNearEntries(Q);
   const Complex rot = std::polar(1.0, -gQ.theta);
-  std::vector<NearEntry> entries;
-  std::vector<int> patch(near ? n : 0, -1);
   for (int r = 0; r < count; ++r) {
     const Complex z = x_[P][first + r], nu = nu_[P][first + r];
     double* Mr = M ? M + static_cast<std::size_t>(r) * ldM : nullptr;
@@ -76,8 +84,7 @@ void PointSourceDiscretization::interaction(int P, const lie::Pose& gP, int firs
       if (Sr) Sr[q] = 0.5 * c * std::log(std::norm(d));
     }
     if (!near) continue;
-    nearPatch(Q, gQ, z, entries, patch);
-    for (const NearEntry& e : entries) {
+    for (const NearEntry& e : nearRow(P, first + r, Q)) {
       if (Mr) Mr[e.q] = (nu * e.W1 * rot).real();
       if (Sr) Sr[e.q] = e.S;
     }
@@ -112,18 +119,23 @@ Eigen::Vector3d PointSourceDiscretization::interactionGradient(int P, const lie:
   // Near panels (FB-65): W', W'' of the finer rule (body frame, rotated), the exact derivatives of its entries.
   const bool near = hasNearEntries(Q);
   const Complex rot = std::polar(1.0, -gQ.theta);
-  std::vector<NearEntry> entries;
-  std::vector<int> patch(near ? n : 0, -1);
+  const std::vector<NearEntry>* entries = nullptr;
+  std::vector<int> patch(near ? n : 0, -1);  // patch[q]: node q's near entry, or -1
   for (int r = 0; r < count; ++r) {
     const Complex z = x_[P][first + r], nu = nu_[P][first + r], arm = kI * (z - centre);
     std::fill(d1.begin(), d1.end(), Complex(0.0, 0.0));
     std::fill(d2.begin(), d2.end(), Complex(0.0, 0.0));
-    if (near) nearPatch(Q, gQ, z, entries, patch);
+    if (near) {
+      if (entries)
+        for (const NearEntry& e : *entries) patch[e.q] = -1;
+      entries = &nearRow(P, first + r, Q);
+      for (std::size_t k = 0; k < entries->size(); ++k) patch[(*entries)[k].q] = static_cast<int>(k);
+    }
     for (int q = 0; q < n; ++q) {
       const Complex inv = inverse(z - zq[q]);
       Complex W1 = (w[q] * kInvTwoPi) * inv, W2 = -W1 * inv;
       if (near && patch[q] >= 0) {
-        const NearEntry& e = entries[patch[q]];
+        const NearEntry& e = (*entries)[static_cast<std::size_t>(patch[q])];
         W1 = e.W1 * rot, W2 = e.W2 * (rot * rot);
       }
       for (int s = 0; s < k; ++s) {

@@ -3,6 +3,8 @@
 // fields, shared by the Nystrom (smooth curves) and Gauss-panel (piecewise-smooth curves) methods.
 #pragma once
 
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "fluid/discretization/Discretization.hpp"
@@ -50,14 +52,20 @@ class PointSourceDiscretization : public Discretization {
 
  private:
   void place(int j, const lie::Pose& g) const;
-  /// The near entries of body Q at the spatial point z (body Q at gQ), indexed by node: patch[q] is
-  /// the entry of node q or -1 (patch sized to body Q; entries reset).
-  void nearPatch(int Q, const lie::Pose& gQ, const Complex& z, std::vector<NearEntry>& entries,
-                 std::vector<int>& patch) const;
+  /// The near entries of body Q at node `row` of body P, both placed: computed once per pair of poses
+  /// (the blocks of a configuration and their pose derivatives need the same ones).
+  const std::vector<NearEntry>& nearRow(int P, int row, int Q) const;
   // Spatial nodes and normals at the pose of the last call, per body.
   mutable std::vector<std::vector<Complex>> x_, nu_;
   mutable std::vector<lie::Pose> pose_;
   mutable std::vector<bool> placed_;
+  /// Near entries per (P, Q) at the poses they were computed for, per row of P (done: computed).
+  struct NearRows {
+    lie::Pose gP, gQ;
+    std::vector<std::vector<NearEntry>> rows;
+    std::vector<char> done;
+  };
+  mutable std::map<std::pair<int, int>, NearRows> near_;
 };
 
 }  // namespace kirchhoff::fluid
