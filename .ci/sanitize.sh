@@ -48,7 +48,7 @@ export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0:exitcode=
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=88:suppressions=$supp/ubsan.supp"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
   OMPI_MCA_ess_singleton_isolated=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-leak_suites='^(core|io|run|lie|integrators|fluid)(_mpi_np[0-9])?$'
+leak_suites='^(core|io|run|lie|integrators|fluid)(_shard[0-9]+|_mpi_np[0-9])?$'
 report='ERROR: (Address|Leak)Sanitizer|runtime error:|SUMMARY: (Address|UndefinedBehavior)Sanitizer'
 no_report() {  # no_report LOG: fails the stage if LOG holds a sanitizer report
   if grep -Eq "$report" "$1"; then echo "sanitize: sanitizer report in $1" >&2; grep -E "$report" "$1" | head >&2; exit 1; fi
