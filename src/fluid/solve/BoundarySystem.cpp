@@ -8,6 +8,7 @@
 
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
+#include "fluid/solve/BreakdownRestart.hpp"
 #include "fluid/solve/PetscThrow.hpp"
 
 namespace kirchhoff::fluid {
@@ -199,26 +200,21 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
       for (int i = 0; i < local; ++i) xl[i] = memory->x(rowBegin_ + i, k);
       KIRCHHOFF_PETSC_THROW(VecRestoreArray(x_, &xl));
     }
-    // (FB-93): the full accuracy until the monitor has seen the first residual.
-    nextTol_ = 0.0;
     bNorm_ = rhs.col(k).norm();
-    if (transpose)
-      KIRCHHOFF_PETSC_THROW(KSPSolveTranspose(ksp_, b_, x_));
-    else
-      KIRCHHOFF_PETSC_THROW(KSPSolve(ksp_, b_, x_));
+    // (FB-93): the full accuracy until the monitor has seen the first residual, also of a restart (FB-93a).
+    const RestartedSolve r =
+        solveRestartingOnBreakdown(ksp_, b_, x_, transpose, kBreakdownRestarts, [this] { nextTol_ = 0.0; });
     nextTol_ = 0.0;
-    KSPConvergedReason reason;
-    KIRCHHOFF_PETSC_THROW(KSPGetConvergedReason(ksp_, &reason));
-    if (reason < 0) {
+    breakdownRestarts_ += r.restarts;
+    if (r.reason < 0) {
       std::ostringstream os;
-      os << "panel KSP did not converge (" << KSPConvergedReasons[reason] << ") on right-hand side "
+      os << "panel KSP did not converge (" << KSPConvergedReasons[r.reason] << ") on right-hand side "
          << k << (transpose ? " of the adjoint solve" : "");
+      if (r.restarts > 0) os << " after " << r.restarts << " restart(s) from the iterate";
       throw NumericalError(os.str());
     }
-    PetscInt its = 0;
-    KIRCHHOFF_PETSC_THROW(KSPGetIterationNumber(ksp_, &its));
-    lastIterations_ = std::max(lastIterations_, static_cast<int>(its));
-    totalIterations_ += its;
+    lastIterations_ = std::max(lastIterations_, static_cast<int>(r.iterations));
+    totalIterations_ += r.iterations;
     KIRCHHOFF_PETSC_THROW(VecScatterBegin(toAll_, x_, full_, INSERT_VALUES, SCATTER_FORWARD));
     KIRCHHOFF_PETSC_THROW(VecScatterEnd(toAll_, x_, full_, INSERT_VALUES, SCATTER_FORWARD));
     const PetscScalar* xf = nullptr;

@@ -8,6 +8,7 @@
 #include "core/Error.hpp"
 #include "core/LogEvents.hpp"
 #include "core/Mpi.hpp"
+#include "fluid/solve/BreakdownRestart.hpp"
 #include "fluid/solve/PetscThrow.hpp"
 
 namespace kirchhoff::fluid {
@@ -180,16 +181,15 @@ KirchhoffSystem::Solution KirchhoffSystem::solve(const Eigen::VectorXd& bodyMass
   // (FB-93): from a zero guess every product is a Krylov direction, so the operator need be no more accurate than
   // kRelaxation rtol.
   tol_ = kRelaxation * rtol;
-  KIRCHHOFF_PETSC_THROW(KSPSolve(ksp_, b_, x_));
-  KSPConvergedReason reason;
-  PetscInt its = 0;
-  KIRCHHOFF_PETSC_THROW(KSPGetConvergedReason(ksp_, &reason));
-  KIRCHHOFF_PETSC_THROW(KSPGetIterationNumber(ksp_, &its));
+  const RestartedSolve solved = solveRestartingOnBreakdown(ksp_, b_, x_, false, kBreakdownRestarts);
+  const PetscInt its = solved.iterations;
   totalIterations_ += its;
-  if (reason < 0) {
+  breakdownRestarts_ += solved.restarts;
+  if (solved.reason < 0) {
     std::ostringstream os;
-    os << "Kirchhoff system (FB-91): GMRES did not converge (" << KSPConvergedReasons[reason] << ") after " << its
+    os << "Kirchhoff system (FB-91): GMRES did not converge (" << KSPConvergedReasons[solved.reason] << ") after " << its
        << " iterations";
+    if (solved.restarts > 0) os << " and " << solved.restarts << " restart(s) from the iterate (FB-93a)";
     throw NumericalError(os.str());
   }
   const PetscScalar* xf = nullptr;
