@@ -50,6 +50,22 @@ BoundaryFluid::BoundaryFluid(MPI_Comm comm, std::vector<Polygon> outlines, std::
   install(std::shared_ptr<const Discretization>(std::move(disc)));
 }
 
+void BoundaryFluid::retireSystems() {
+  if (kirchhoff_) {
+    retired_.kirchhoffIterations += kirchhoff_->totalIterations();
+    retired_.kirchhoffApplications += kirchhoff_->operatorApplications();
+    retired_.breakdownRestarts += kirchhoff_->breakdownRestarts();
+  }
+  if (system_) {
+    retired_.iterations += system_->totalIterations();
+    retired_.solves += system_->totalSolves();
+    retired_.applications += system_->operatorApplications();
+    retired_.breakdownRestarts += system_->breakdownRestarts();
+  }
+  kirchhoff_.reset();
+  system_.reset();
+}
+
 void BoundaryFluid::install(std::shared_ptr<const Discretization> disc) {
   // Everything that depends on the discretization, from scratch (construction and refineFor).
   disc_ = std::move(disc);
@@ -60,10 +76,9 @@ void BoundaryFluid::install(std::shared_ptr<const Discretization> disc) {
     throw ConfigurationError("fluid: " + std::to_string(disc_->bodyCount()) + " discretized bodies for " +
                              std::to_string(n) + " outlines");
   layout_ = NodeLayout(bodySizes(*disc_));
-  kirchhoff_.reset();  // (FB-91) holds the boundary system and the self-blocks: rebuilt at its next use
+  retireSystems();  // (FB-91) the bordered system holds the boundary system and the self-blocks: rebuilt at its next use
   cluster_.reset();
   vortexTerms_.reset();
-  system_.reset();
   multipoleTol_ = 0.0;  // no relaxation (FB-93) unless the matrix-free path below sets it
   Srows_.resize(0, 0);
   LBS_.resize(0, 0);

@@ -124,17 +124,28 @@ class BoundaryFluid : public Fluid {
   const VortexTerms* vortexTerms() const { return vortexTerms_.get(); }
   int lastIterations() const { return system_ ? system_->lastIterations() : 0; }
   /// KSP iterations of all panel solves so far (0 on the direct path).
-  long totalIterations() const { return system_ ? system_->totalIterations() : 0; }
+  long totalIterations() const { return retired_.iterations + (system_ ? system_->totalIterations() : 0); }
   /// Right-hand sides solved and operator applications of all KSP solves so far (BoundarySystem).
-  long totalSolves() const { return system_ ? system_->totalSolves() : 0; }
-  long operatorApplications() const { return system_ ? system_->operatorApplications() : 0; }
+  long totalSolves() const { return retired_.solves + (system_ ? system_->totalSolves() : 0); }
+  long operatorApplications() const {
+    return retired_.applications + (system_ ? system_->operatorApplications() : 0);
+  }
+  /// GMRES restarts after a breakdown (FB-93a), of the boundary and the bordered solves so far.
+  long breakdownRestarts() const {
+    return retired_.breakdownRestarts + (system_ ? system_->breakdownRestarts() : 0) +
+           (kirchhoff_ ? kirchhoff_->breakdownRestarts() : 0);
+  }
   /// Applications of the inter-body operators (M, S) at a lowered expansion order (FB-93), in the boundary and the
   /// bordered solves.
   long relaxedApplications() const { return relaxed_; }
   /// Bordered solves (FB-91), their GMRES iterations and operator applications so far.
   long kirchhoffSolves() const { return kirchhoffSolves_; }
-  long kirchhoffIterations() const { return kirchhoff_ ? kirchhoff_->totalIterations() : 0; }
-  long kirchhoffApplications() const { return kirchhoff_ ? kirchhoff_->operatorApplications() : 0; }
+  long kirchhoffIterations() const {
+    return retired_.kirchhoffIterations + (kirchhoff_ ? kirchhoff_->totalIterations() : 0);
+  }
+  long kirchhoffApplications() const {
+    return retired_.kirchhoffApplications + (kirchhoff_ ? kirchhoff_->operatorApplications() : 0);
+  }
   MPI_Comm comm() const { return comm_; }
 
  private:
@@ -193,6 +204,12 @@ class BoundaryFluid : public Fluid {
   std::unique_ptr<BoundarySystem> system_;
   std::unique_ptr<KirchhoffSystem> kirchhoff_;    // (FB-91), KSP path, built when first asked for
   long kirchhoffSolves_ = 0;
+  /// The counts of the boundary and bordered systems that a new discretization replaced (the counters run on).
+  struct RetiredCounts {
+    long iterations = 0, solves = 0, applications = 0, breakdownRestarts = 0;
+    long kirchhoffIterations = 0, kirchhoffApplications = 0;
+  } retired_;
+  void retireSystems();
   double multipoleEta_ = 2.0, multipoleTol_ = 0.0;  // matrix-free path (FB-93); tol 0: never relaxed
   mutable long relaxed_ = 0;
   // Nodes: body-frame weights and rigid data (constant), spatial positions and normals (per pose).
