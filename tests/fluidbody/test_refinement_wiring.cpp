@@ -4,6 +4,7 @@
 // with the state of the step kept, and the log's fluid_unknowns / fluid_error_estimate from resolution().
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <vector>
 
 #include "ContactScene.hpp"
@@ -180,4 +181,33 @@ TEST(RefinementWiring, AnErrorEstimateAboveTheToleranceStopsAndTheLogShowsTheRes
     EXPECT_NE(m.find("'left' and 'right' at gap 0.004"), std::string::npos) << m;
   }
   EXPECT_EQ(s["q"], q);
+}
+
+TEST(RefinementWiring, ARestoredStateIsLoggedOnTheFluidRefinedForIt) {
+  // Two disks of 32 nodes 1 apart closing at 0.4 each; at a gap below 0.05 the state goes to a new model, as a
+  // restart does. Its first log row is that of the refined fluid: the energy of the run at that step to the
+  // fluid's tolerance. (Logged on the fluid of the deck's initial configuration, the 64-disk suspension's restart
+  // row was 4.2% off.)
+  FluidBodyConfig c = headOn(0.05, 32, 1.0, 0.4, 1e-3);
+  auto run = contactModel(c);
+  State s = run->initialState();
+  Record r;
+  advance(*run, s, 1, r);
+  const std::size_t gap = column(r, "min_body_body_distance"), energy = column(r, "energy"),
+                    unknowns = column(r, "fluid_unknowns");
+  ASSERT_LT(gap, r.names.size());
+  while (r.inv.back()[gap] > 0.05 && r.q.size() < 40) advance(*run, s, 1, r);
+  ASSERT_LT(r.inv.back()[gap], 0.05);
+  std::printf("restored at step %zu, gap %.3g\n", r.q.size() - 1, r.inv.back()[gap]);
+  ASSERT_GT(r.inv.back()[unknowns], r.inv.front()[unknowns]);  // refined toward the gap
+  const LogRow continuous = run->logRow(s, {});
+
+  auto restarted = contactModel(c);
+  State t = restarted->initialState();
+  t = s;
+  restarted->restore(t);
+  const LogRow row = restarted->logRow(t, {});
+  const double e0 = continuous.values()[energy], e1 = row.values()[energy];
+  EXPECT_NEAR(e1, e0, 1e-8 * std::abs(e0));
+  EXPECT_GT(row.values()[unknowns], r.inv.front()[unknowns]);
 }

@@ -170,6 +170,11 @@ void FluidBodyModel::restore(State& s) {
   std::vector<double>& E = s["jacobian_correction"];
   if (solver_.mode() != integrators::JacobianMode::Lagged) E.clear();
   if (E.size() != d * d) s["jacobian_correction_valid"][0] = 0.0;
+  // The fluid resolves the restored configuration (FB-87), as it did the initial one: the invariants of the restart
+  // row are those of the refined discretization. The next step refines for its own reach from q alone, so the run
+  // goes on as it would have without the restart.
+  const std::vector<double>& q = s["q"];
+  refine(Eigen::Map<const Eigen::VectorXd>(q.data(), static_cast<Eigen::Index>(d)), 0.0, s.step);
 }
 
 integrators::DelResult FluidBodyModel::delSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
