@@ -48,11 +48,15 @@ enum class JacobianMode { Fd, Approximate, Lagged, NewtonKrylov, Coupled };
 constexpr double kCoupledRtol = 1e-4;
 /// coupled: a chord iteration that reduces |F| by less than this factor hands the step to GMRES (FB-92).
 constexpr double kChordRate = 0.1;
+/// A residual that has stopped falling within this factor of the round-off floor is the floor (FB-29b): near
+/// contact the fluid's solves carry more than 1e-12 per component (measured: 3.7x the floor at a gap of 2.8e-3).
+constexpr double kStallBand = 10.0;
 
 /// SNES on the communicator (options prefix, default "del_"). The unknowns q_k+1 live in an MPI
 /// Vec; each residual evaluation gathers them and calls the (collective) discrete Lagrangian.
 /// Unless -<prefix>snes_atol is given, the absolute tolerance is 1e-15 (1 + |p_k|), and a residual
-/// that stagnates below 1e-12 (sqrt(dim / 3) + |p_k|) counts as converged (round-off). Defaults: full Newton
+/// that stagnates below 1e-12 (sqrt(dim / 3) + |p_k|) counts as converged (round-off), as does one below kStallBand
+/// times that which has not halved the best residual before it for two iterations in a row. Defaults: full Newton
 /// steps (line search basic), the Jacobian formed once per step at the predictor.
 /// Everything a step depends on is in its arguments, so restarts are bitwise reproducible.
 class DelSolver {
