@@ -86,6 +86,24 @@ Eigen::Vector3d discreteMomentumMap(const Eigen::VectorXd& q, const Eigen::Vecto
   return J;
 }
 
+void restoreMomentumMap(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0, const Eigen::VectorXd& q1,
+                        Eigen::VectorXd& p1, int n, const std::vector<double>& K, double rho) {
+  if (n == 0) return;
+  const Eigen::Vector3d dJ = discreteMomentumMap(q0, p0, n, K, rho) - discreteMomentumMap(q1, p1, n, K, rho);
+  // Columns: J_x, J_y and J_rot as linear forms on the bodies' momenta (p_theta_j, p_y_j) at q1.
+  Eigen::MatrixXd B = Eigen::MatrixXd::Zero(3 * n, 3);
+  for (int j = 0; j < n; ++j) {
+    const lie::Vec2 y = q1.segment<2>(3 * j + 1);
+    B(3 * j + 1, 0) = 1.0;
+    B(3 * j + 2, 1) = 1.0;
+    B(3 * j, 2) = 1.0;
+    B(3 * j + 1, 2) = -y.y();
+    B(3 * j + 2, 2) = y.x();
+  }
+  const Eigen::Matrix3d G = B.transpose() * B;  // positive definite: every body's p_theta enters J_rot alone
+  p1.head(3 * n) += B * G.ldlt().solve(dJ);
+}
+
 FluidBodyModel::FluidBodyModel(FluidBodyConfig cfg, std::unique_ptr<fluid::Fluid> fluid,
                                MPI_Comm comm)
     : cfg_(std::move(cfg)), fluid_(std::move(fluid)),
@@ -179,9 +197,17 @@ void FluidBodyModel::restore(State& s) {
 
 integrators::DelResult FluidBodyModel::delSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
                                                 Eigen::VectorXd& q1, Eigen::VectorXd& p1,
-                                                Eigen::MatrixXd& E, bool refresh) {
+                                                Eigen::MatrixXd& E, bool refresh, double scale) {
+  const auto keepMomentumMap = [&] {  // (FB-29c), on the unscaled momenta
+    Eigen::VectorXd unscaled = p1 / scale;
+    restoreMomentumMap(q, p / scale, q1, unscaled, n_, lagrangian_.circulations(), cfg_.fluidDensity);
+    p1 = scale * unscaled;
+  };
   integrators::DelResult r = solver_.step(q, p, q1, p1, &E, refresh);
-  if (r.converged) return r;
+  if (r.converged) {
+    keepMomentumMap();
+    return r;
+  }
   // Retry once from the zero-order predictor q_k+1 = q_k with a fresh Jacobian
   // (deterministic: depends on the state of step k only).
   const integrators::DelResult first = r;
@@ -197,6 +223,7 @@ integrators::DelResult FluidBodyModel::delSolve(const Eigen::VectorXd& q, const 
   }
   r.iterations += first.iterations;
   r.functionEvaluations += first.functionEvaluations;
+  keepMomentumMap();
   return r;
 }
 
@@ -214,7 +241,7 @@ integrators::DelResult FluidBodyModel::subStep(const Eigen::VectorXd& q, const E
   scaled_.setScale(s);
   Eigen::MatrixXd Es = E.size() ? Eigen::MatrixXd(s * E) : Eigen::MatrixXd();
   Eigen::VectorXd ps;
-  const integrators::DelResult r = delSolve(q, s * p, q1, ps, Es, false);
+  const integrators::DelResult r = delSolve(q, s * p, q1, ps, Es, false, s);
   if (E.size() == 0 && Es.size() != 0) E = Es / s;
   p1 = ps / s;
   return r;
