@@ -426,7 +426,7 @@ PetscErrorCode DelSolver::convergenceTest(SNES snes, PetscInt it, PetscReal xnor
   std::vector<double>& f = self->fnorms_;
   f.push_back(fnorm);
   const std::size_t k = f.size();
-  // A stall above the nominal floor (FB-29b): the residual's own noise floor is higher where the fluid's solves are
+  // A stall above the nominal floor (FB-29d): the residual's own noise floor is higher where the fluid's solves are
   // less accurate (close gaps). Within kStallBand of the floor, two iterations in a row that have not halved the
   // best residual before them (a deterministic 2-cycle at 3.0e-11 / 3.02e-11 was measured at a gap of 2.8e-3) are
   // the floor itself: iterating on cannot do better.

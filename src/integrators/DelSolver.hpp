@@ -48,7 +48,7 @@ enum class JacobianMode { Fd, Approximate, Lagged, NewtonKrylov, Coupled };
 constexpr double kCoupledRtol = 1e-4;
 /// coupled: a chord iteration that reduces |F| by less than this factor hands the step to GMRES (FB-92).
 constexpr double kChordRate = 0.1;
-/// A residual that has stopped falling within this factor of the round-off floor is the floor (FB-29b): near
+/// A residual that has stopped falling within this factor of the round-off floor is the floor (FB-29d): near
 /// contact the fluid's solves carry more than 1e-12 per component (measured: 3.7x the floor at a gap of 2.8e-3).
 constexpr double kStallBand = 10.0;
 

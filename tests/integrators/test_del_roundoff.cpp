@@ -81,7 +81,7 @@ TEST(DelRoundoff, NoiseAboveTheFloorIsNotConvergence) {
   EXPECT_FALSE(r.converged) << r.reason << " |F| = " << r.residualNorm;
 }
 
-// A floor a few times above the nominal one (FB-29b), as the fluid's solves give near contact (3.7x measured at a
+// A floor a few times above the nominal one (FB-29d), as the fluid's solves give near contact (3.7x measured at a
 // gap of 2.8e-3): 3e-12 per component at dim 774 stalls at |F| ~ 3e-12 sqrt(774 / 3) = 4.8e-11, 3x the floor
 // 1.6e-11. Without the stall band the step ended in DIVERGED_MAX_IT; with it the step converges, and q1 is the
 // solution to the noise over the Jacobian 1 / h = 100 (3e-14 per component).

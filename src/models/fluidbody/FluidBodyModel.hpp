@@ -25,9 +25,13 @@ namespace kirchhoff::fluidbody {
 Eigen::Vector3d discreteMomentumMap(const Eigen::VectorXd& q, const Eigen::VectorXd& p, int n,
                                     const std::vector<double>& K, double rho);
 
+/// restoreMomentumMap leaves a component of J alone whose change is within this many ulps of the sum of its terms.
+constexpr double kMomentumRoundoff = 16.0;
+
 /// The least-norm change of the bodies' momenta in p1 after which J(q1, p1) = J(q0, p0) (FB-29c). A converged DEL
 /// step keeps J only up to the residual's components along the group directions (discrete Noether), |F| / s for a
-/// sub-step of size s h; this returns the momenta a step with zero residual there would have. No bodies: no change.
+/// sub-step of size s h; this returns the momenta a step with zero residual there would have. No bodies, or a change
+/// at J's round-off: no change.
 void restoreMomentumMap(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0, const Eigen::VectorXd& q1,
                         Eigen::VectorXd& p1, int n, const std::vector<double>& K, double rho);
 
@@ -83,8 +87,8 @@ class FluidBodyModel : public Model {
     int subSteps = 1;  // approach sub-steps (FB-88)
   };
   Eigen::VectorXd vec(const State& s, const char* name) const;
-  /// One DEL solve from the predictor in q1, retried once from q (throws NumericalError); then the momentum map of
-  /// (q, p / scale) restored in (q1, p1 / scale) (FB-29c; scale: the sub-step's s, whose momenta are s p).
+  /// One DEL solve from the predictor in q1, retried once from q (throws NumericalError); on a sub-step (scale = s < 1,
+  /// momenta s p) the momentum map of (q, p / s) is then restored in (q1, p1 / s) (FB-29c).
   integrators::DelResult delSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
                                   Eigen::VectorXd& q1, Eigen::VectorXd& p1, Eigen::MatrixXd& E,
                                   bool refresh, double scale = 1.0);
