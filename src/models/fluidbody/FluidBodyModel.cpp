@@ -213,18 +213,9 @@ void FluidBodyModel::restore(State& s) {
 
 integrators::DelResult FluidBodyModel::delSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
                                                 Eigen::VectorXd& q1, Eigen::VectorXd& p1,
-                                                Eigen::MatrixXd& E, bool refresh, double scale) {
-  const auto keepMomentumMap = [&] {  // (FB-29c), on the unscaled momenta of a sub-step
-    if (scale == 1.0) return;
-    Eigen::VectorXd unscaled = p1 / scale;
-    restoreMomentumMap(q, p / scale, q1, unscaled, n_, lagrangian_.circulations(), cfg_.fluidDensity);
-    p1 = scale * unscaled;
-  };
+                                                Eigen::MatrixXd& E, bool refresh) {
   integrators::DelResult r = solver_.step(q, p, q1, p1, &E, refresh);
-  if (r.converged) {
-    keepMomentumMap();
-    return r;
-  }
+  if (r.converged) return r;
   // Retry once from the zero-order predictor q_k+1 = q_k with a fresh Jacobian
   // (deterministic: depends on the state of step k only).
   const integrators::DelResult first = r;
@@ -240,7 +231,6 @@ integrators::DelResult FluidBodyModel::delSolve(const Eigen::VectorXd& q, const 
   }
   r.iterations += first.iterations;
   r.functionEvaluations += first.functionEvaluations;
-  keepMomentumMap();
   return r;
 }
 
@@ -258,9 +248,10 @@ integrators::DelResult FluidBodyModel::subStep(const Eigen::VectorXd& q, const E
   scaled_.setScale(s);
   Eigen::MatrixXd Es = E.size() ? Eigen::MatrixXd(s * E) : Eigen::MatrixXd();
   Eigen::VectorXd ps;
-  const integrators::DelResult r = delSolve(q, s * p, q1, ps, Es, false, s);
+  const integrators::DelResult r = delSolve(q, s * p, q1, ps, Es, false);
   if (E.size() == 0 && Es.size() != 0) E = Es / s;
   p1 = ps / s;
+  restoreMomentumMap(q, p, q1, p1, n_, lagrangian_.circulations(), cfg_.fluidDensity);  // (FB-29c)
   return r;
 }
 

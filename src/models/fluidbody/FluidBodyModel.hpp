@@ -87,12 +87,12 @@ class FluidBodyModel : public Model {
     int subSteps = 1;  // approach sub-steps (FB-88)
   };
   Eigen::VectorXd vec(const State& s, const char* name) const;
-  /// One DEL solve from the predictor in q1, retried once from q (throws NumericalError); on a sub-step (scale = s < 1,
-  /// momenta s p) the momentum map of (q, p / s) is then restored in (q1, p1 / s) (FB-29c).
+  /// One DEL solve from the predictor in q1, retried once from q (throws NumericalError).
   integrators::DelResult delSolve(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
                                   Eigen::VectorXd& q1, Eigen::VectorXd& p1, Eigen::MatrixXd& E,
-                                  bool refresh, double scale = 1.0);
-  /// The DEL step of size s dt (s < 1: an impact's sub-step, on c L_d with c = s, (FB-85)).
+                                  bool refresh);
+  /// The DEL step of size s dt (s < 1: an impact's sub-step, on c L_d with c = s, (FB-85)), whose momentum map is
+  /// then restored (FB-29c).
   integrators::DelResult subStep(const Eigen::VectorXd& q, const Eigen::VectorXd& p, double s,
                                  Eigen::VectorXd& q1, Eigen::VectorXd& p1, Eigen::MatrixXd& E, bool refresh);
   /// The step from (q, p): one DEL solve, the composition, or the collision integrator.
