@@ -54,13 +54,11 @@ void BoundaryFluid::retireSystems() {
   if (kirchhoff_) {
     retired_.kirchhoffIterations += kirchhoff_->totalIterations();
     retired_.kirchhoffApplications += kirchhoff_->operatorApplications();
-    retired_.breakdownRestarts += kirchhoff_->breakdownRestarts();
   }
   if (system_) {
     retired_.iterations += system_->totalIterations();
     retired_.solves += system_->totalSolves();
     retired_.applications += system_->operatorApplications();
-    retired_.breakdownRestarts += system_->breakdownRestarts();
   }
   kirchhoff_.reset();
   system_.reset();

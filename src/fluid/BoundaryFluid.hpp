@@ -130,11 +130,6 @@ class BoundaryFluid : public Fluid {
   long operatorApplications() const {
     return retired_.applications + (system_ ? system_->operatorApplications() : 0);
   }
-  /// GMRES restarts after a breakdown (FB-93a), of the boundary and the bordered solves so far.
-  long breakdownRestarts() const {
-    return retired_.breakdownRestarts + (system_ ? system_->breakdownRestarts() : 0) +
-           (kirchhoff_ ? kirchhoff_->breakdownRestarts() : 0);
-  }
   /// Applications of the inter-body operators (M, S) at a lowered expansion order (FB-93), in the boundary and the
   /// bordered solves.
   long relaxedApplications() const { return relaxed_; }
@@ -206,7 +201,7 @@ class BoundaryFluid : public Fluid {
   long kirchhoffSolves_ = 0;
   /// The counts of the boundary and bordered systems that a new discretization replaced (the counters run on).
   struct RetiredCounts {
-    long iterations = 0, solves = 0, applications = 0, breakdownRestarts = 0;
+    long iterations = 0, solves = 0, applications = 0;
     long kirchhoffIterations = 0, kirchhoffApplications = 0;
   } retired_;
   void retireSystems();

@@ -205,7 +205,6 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
     const RestartedSolve r =
         solveRestartingOnBreakdown(ksp_, b_, x_, transpose, kBreakdownRestarts, [this] { nextTol_ = 0.0; });
     nextTol_ = 0.0;
-    breakdownRestarts_ += r.restarts;
     if (r.reason < 0) {
       std::ostringstream os;
       os << "panel KSP did not converge (" << KSPConvergedReasons[r.reason] << ") on right-hand side "

@@ -111,8 +111,6 @@ class BoundarySystem {
   /// deterministic cost counts of the many-body benchmark (KSP path; a direct solve applies none).
   long totalSolves() const { return totalSolves_; }
   long operatorApplications() const { return applications_; }
-  /// GMRES restarts from the iterate after a breakdown short of the tolerance, so far (FB-93a).
-  long breakdownRestarts() const { return breakdownRestarts_; }
   MPI_Comm comm() const { return comm_; }
 
  private:
@@ -146,7 +144,6 @@ class BoundarySystem {
   mutable long totalIterations_ = 0;
   mutable long totalSolves_ = 0;
   mutable long applications_ = 0;
-  mutable long breakdownRestarts_ = 0;
   bool relax_ = true;
   mutable double bNorm_ = 0.0, nextTol_ = 0.0;  // (FB-93): |b| of the solve, accuracy of the next application
   bool warmStart_ = false;

@@ -184,7 +184,6 @@ KirchhoffSystem::Solution KirchhoffSystem::solve(const Eigen::VectorXd& bodyMass
   const RestartedSolve solved = solveRestartingOnBreakdown(ksp_, b_, x_, false, kBreakdownRestarts);
   const PetscInt its = solved.iterations;
   totalIterations_ += its;
-  breakdownRestarts_ += solved.restarts;
   if (solved.reason < 0) {
     std::ostringstream os;
     os << "Kirchhoff system (FB-91): GMRES did not converge (" << KSPConvergedReasons[solved.reason] << ") after " << its

@@ -51,8 +51,6 @@ class KirchhoffSystem {
   /// GMRES iterations and operator applications of all solves so far.
   long totalIterations() const { return totalIterations_; }
   long operatorApplications() const { return applications_; }
-  /// GMRES restarts after a breakdown short of the tolerance (FB-93a), so far.
-  long breakdownRestarts() const { return breakdownRestarts_; }
 
  private:
   static PetscErrorCode shellMult(Mat A, Vec x, Vec y);
@@ -75,7 +73,7 @@ class KirchhoffSystem {
   mutable double tol_ = 0.0;            // operator accuracy of the current solve (FB-93)
   mutable BodyBlocks blockInverses_;   // of the bordered blocks, for mass_
   mutable Eigen::VectorXd augmented_, ownedRows_;
-  mutable long totalIterations_ = 0, applications_ = 0, breakdownRestarts_ = 0;
+  mutable long totalIterations_ = 0, applications_ = 0;
   Mat A_ = nullptr;
   KSP ksp_ = nullptr;
   Vec x_ = nullptr, b_ = nullptr, full_ = nullptr;
