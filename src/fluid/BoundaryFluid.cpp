@@ -713,6 +713,7 @@ bool BoundaryFluid::refineFor(const std::vector<lie::Pose>& poses, const Vortice
       install(refinement_->build(plan, s));
       plan_ = plan;
       sharpening_ = s;
+      relaxUnlessRefined();
     }
     res.unknowns = layout_.nodes + bodyCount();
     res.errorEstimate = res.refinedBodies > 0 ? estimateError(poses, vortices) : 0.0;
@@ -731,6 +732,13 @@ bool BoundaryFluid::refineFor(const std::vector<lie::Pose>& poses, const Vortice
     throw NumericalError(os.str());
   }
   return changed;
+}
+
+void BoundaryFluid::relaxUnlessRefined() {
+  // (FB-93b): a relaxed product's error reaches the solution amplified by |A^-1|, which grows as a gap closes;
+  // while any body is refined toward a close neighbour (FB-64) every product is at the operator's full accuracy.
+  const bool refined = std::any_of(plan_.begin(), plan_.end(), [](const auto& p) { return !p.empty(); });
+  if (system_) system_->setRelaxation(options_.relaxation && !refined);
 }
 
 double BoundaryFluid::estimateError(const std::vector<lie::Pose>& poses, const Vortices& vortices) {
