@@ -353,7 +353,7 @@ FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const 
   a.subSteps = N;
   a.solver.converged = true;
   Eigen::VectorXd qk = q, pk = p, next = N == 1 ? predictor : Eigen::VectorXd(q + span * (q - qprev));
-  Eigen::VectorXd lastStart = q;
+  Eigen::VectorXd lastStart = q, before;  // before: q one whole sub-step before qk, if qk ended a whole one
   double lastFraction = 0.0;  // of dt, where the last segment began
   for (int k = 0; k < N; ++k) {
     ImpactStepResult r = impact_->step(qk, pk, next, step, st, span);
@@ -369,8 +369,12 @@ FluidBodyModel::Advance FluidBodyModel::advance(const Eigen::VectorXd& q, const 
     a.moved = std::max(a.moved, largestMotion(q, r.q1));
     lastStart = r.lastStart;
     lastFraction = (k + r.lastFraction) * span;
-    // The next sub-step's predictor: the last segment's velocity over one sub-step.
-    next = r.q1 + (r.q1 - r.lastStart) / (1.0 - r.lastFraction);
+    // The next sub-step's predictor (FB-88a): quadratic through the last three sub-step ends when the last two
+    // sub-steps were whole (no impact inside), else the last segment's velocity over one sub-step.
+    const bool whole = r.impacts.empty();
+    if (whole && before.size()) next = 3.0 * (r.q1 - qk) + before;
+    else next = r.q1 + (r.q1 - r.lastStart) / (1.0 - r.lastFraction);
+    before = whole ? qk : Eigen::VectorXd();
     qk = std::move(r.q1);
     pk = std::move(r.p1);
   }
