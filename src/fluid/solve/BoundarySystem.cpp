@@ -91,15 +91,13 @@ BoundarySystem::~BoundarySystem() {
   if (A_) (void)MatDestroy(&A_);
   if (x_) (void)VecDestroy(&x_);
   if (b_) (void)VecDestroy(&b_);
-  if (full_) (void)VecDestroy(&full_);
-  if (toAll_) (void)VecScatterDestroy(&toAll_);
 }
 
 void BoundarySystem::setupKsp(const std::string& prefix) {
   const PetscInt local = rowEnd_ - rowBegin_;
   KIRCHHOFF_PETSC_THROW(VecCreateMPI(comm_, local, size_, &b_));
   KIRCHHOFF_PETSC_THROW(VecDuplicate(b_, &x_));
-  KIRCHHOFF_PETSC_THROW(VecScatterCreateToAll(b_, &toAll_, &full_));
+  replicated_.emplace(b_);
   KIRCHHOFF_PETSC_THROW(MatCreateShell(comm_, local, local, size_, size_, this, &A_));
   KIRCHHOFF_PETSC_THROW(MatShellSetOperation(A_, MATOP_MULT, (void (*)(void))shellMult));
   KIRCHHOFF_PETSC_THROW(
@@ -214,12 +212,10 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
     }
     lastIterations_ = std::max(lastIterations_, static_cast<int>(r.iterations));
     totalIterations_ += r.iterations;
-    KIRCHHOFF_PETSC_THROW(VecScatterBegin(toAll_, x_, full_, INSERT_VALUES, SCATTER_FORWARD));
-    KIRCHHOFF_PETSC_THROW(VecScatterEnd(toAll_, x_, full_, INSERT_VALUES, SCATTER_FORWARD));
     const PetscScalar* xf = nullptr;
-    KIRCHHOFF_PETSC_THROW(VecGetArrayRead(full_, &xf));
+    KIRCHHOFF_PETSC_THROW(replicated_->gather(x_, &xf));
     for (int i = 0; i < size_; ++i) out(i, k) = xf[i];
-    KIRCHHOFF_PETSC_THROW(VecRestoreArrayRead(full_, &xf));
+    KIRCHHOFF_PETSC_THROW(replicated_->release(&xf));
   }
   if (warm) guesses_[static_cast<std::size_t>(slot)] = Slot{rhs, out, {}, {}};
   return out;
@@ -268,11 +264,9 @@ PetscErrorCode BoundarySystem::shellMult(Mat A, Vec x, Vec y) {
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(A, &s));
   ++s->applications_;
-  PetscCall(VecScatterBegin(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(s->toAll_, x, s->full_, INSERT_VALUES, SCATTER_FORWARD));
   const PetscScalar* xf = nullptr;
   PetscScalar* yl = nullptr;
-  PetscCall(VecGetArrayRead(s->full_, &xf));
+  PetscCall(s->replicated_->gather(x, &xf));
   PetscCall(VecGetArray(y, &yl));
   if (s->matrixFree()) {
     PetscCall(s->multFast(xf, yl, false, s->nextTol_));
@@ -282,7 +276,7 @@ PetscErrorCode BoundarySystem::shellMult(Mat A, Vec x, Vec y) {
     Y.noalias() = s->rows_ * X;
   }
   PetscCall(VecRestoreArray(y, &yl));
-  PetscCall(VecRestoreArrayRead(s->full_, &xf));
+  PetscCall(s->replicated_->release(&xf));
   PetscFunctionReturn(0);
 }
 
@@ -333,15 +327,13 @@ PetscErrorCode BoundarySystem::applyBlocks(Vec x, Vec y, bool transpose) const {
     PetscCall(VecRestoreArrayRead(x, &xl));
     PetscFunctionReturn(0);
   }
-  PetscCall(VecScatterBegin(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
   const PetscScalar* xf = nullptr;
   PetscScalar* yl = nullptr;
-  PetscCall(VecGetArrayRead(full_, &xf));
+  PetscCall(replicated_->gather(x, &xf));
   PetscCall(VecGetArray(y, &yl));
   blockInverses_.apply(xf, 0, yl, rowBegin_, rowBegin_, rowEnd_, transpose);
   PetscCall(VecRestoreArray(y, &yl));
-  PetscCall(VecRestoreArrayRead(full_, &xf));
+  PetscCall(replicated_->release(&xf));
   PetscFunctionReturn(0);
 }
 

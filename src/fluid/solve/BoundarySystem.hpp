@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 
 #include "fluid/solve/BodyBlocks.hpp"
 #include "fluid/solve/DistributedLU.hpp"
+#include "fluid/solve/ReplicatedVector.hpp"
 #include "fluid/discretization/NodeLayout.hpp"
 
 namespace kirchhoff::fluid {
@@ -154,8 +156,8 @@ class BoundarySystem {
   mutable std::vector<Slot> guesses_;
   Mat A_ = nullptr;
   KSP ksp_ = nullptr;
-  Vec x_ = nullptr, b_ = nullptr, full_ = nullptr;
-  VecScatter toAll_ = nullptr;
+  Vec x_ = nullptr, b_ = nullptr;
+  mutable std::optional<ReplicatedVector> replicated_;  // KSP path: all rows of x_'s layout on every rank
   mutable Eigen::VectorXd work_;
 };
 

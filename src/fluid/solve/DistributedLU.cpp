@@ -36,9 +36,8 @@ DistributedLU::~DistributedLU() {
   // Destructors must not throw: PETSc errors here are ignored on purpose (nothing to recover).
   for (Mat* m : {&A_, &F_, &Ft_})
     if (*m) (void)MatDestroy(m);
-  for (Vec* v : {&b_, &x_, &all_})
+  for (Vec* v : {&b_, &x_})
     if (*v) (void)VecDestroy(v);
-  if (toAll_) (void)VecScatterDestroy(&toAll_);
 }
 
 void DistributedLU::fill(const RowSlab& rows) {
@@ -93,7 +92,7 @@ void DistributedLU::factor(const RowSlab& rows) {
   }
   if (!b_) {
     KIRCHHOFF_PETSC_THROW(MatCreateVecs(F_, &x_, &b_));
-    KIRCHHOFF_PETSC_THROW(VecScatterCreateToAll(x_, &toAll_, &all_));
+    all_.emplace(x_);
   }
 }
 
@@ -114,12 +113,10 @@ Eigen::MatrixXd DistributedLU::solve(const Eigen::MatrixXd& rhs, bool transpose)
       KIRCHHOFF_PETSC_THROW(MatSolveTranspose(F_, b_, x_));
     else
       KIRCHHOFF_PETSC_THROW(MatSolve(F_, b_, x_));
-    KIRCHHOFF_PETSC_THROW(VecScatterBegin(toAll_, x_, all_, INSERT_VALUES, SCATTER_FORWARD));
-    KIRCHHOFF_PETSC_THROW(VecScatterEnd(toAll_, x_, all_, INSERT_VALUES, SCATTER_FORWARD));
     const PetscScalar* x = nullptr;
-    KIRCHHOFF_PETSC_THROW(VecGetArrayRead(all_, &x));
+    KIRCHHOFF_PETSC_THROW(all_->gather(x_, &x));
     out.col(k) = Eigen::Map<const Eigen::VectorXd>(x, size_);
-    KIRCHHOFF_PETSC_THROW(VecRestoreArrayRead(all_, &x));
+    KIRCHHOFF_PETSC_THROW(all_->release(&x));
   }
   return out;
 }

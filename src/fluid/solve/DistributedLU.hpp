@@ -4,9 +4,12 @@
 
 #include <petscmat.h>
 
+#include <optional>
 #include <string>
 
 #include <Eigen/Dense>
+
+#include "fluid/solve/ReplicatedVector.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -49,8 +52,8 @@ class DistributedLU {
   Mat A_ = nullptr;   // MPIDENSE (ScaLAPACK) or MPIAIJ (MUMPS), our row slabs
   Mat F_ = nullptr;   // factor of A (ScaLAPACK: block-cyclic, factored in place)
   Mat Ft_ = nullptr;  // ScaLAPACK: factor of A^T
-  Vec b_ = nullptr, x_ = nullptr, all_ = nullptr;  // factor layout; x gathered on every rank
-  VecScatter toAll_ = nullptr;
+  Vec b_ = nullptr, x_ = nullptr;                // factor layout
+  mutable std::optional<ReplicatedVector> all_;  // x gathered on every rank
 };
 
 }  // namespace kirchhoff::fluid

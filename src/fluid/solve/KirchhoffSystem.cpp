@@ -43,7 +43,7 @@ KirchhoffSystem::KirchhoffSystem(MPI_Comm comm, const BoundarySystem& system,
   const PetscInt local = end_ - begin_;
   KIRCHHOFF_PETSC_THROW(VecCreateMPI(comm_, local, size_, &b_));
   KIRCHHOFF_PETSC_THROW(VecDuplicate(b_, &x_));
-  KIRCHHOFF_PETSC_THROW(VecScatterCreateToAll(b_, &toAll_, &full_));
+  replicated_.emplace(b_);
   KIRCHHOFF_PETSC_THROW(MatCreateShell(comm_, local, local, size_, size_, this, &A_));
   KIRCHHOFF_PETSC_THROW(MatShellSetOperation(A_, MATOP_MULT, (void (*)(void))shellMult));
   KIRCHHOFF_PETSC_THROW(KSPCreate(comm_, &ksp_));
@@ -67,8 +67,6 @@ KirchhoffSystem::~KirchhoffSystem() {
   if (A_) (void)MatDestroy(&A_);
   if (x_) (void)VecDestroy(&x_);
   if (b_) (void)VecDestroy(&b_);
-  if (full_) (void)VecDestroy(&full_);
-  if (toAll_) (void)VecScatterDestroy(&toAll_);
 }
 
 void KirchhoffSystem::factorBlocks(const Eigen::VectorXd& bodyMass) const {
@@ -88,14 +86,6 @@ void KirchhoffSystem::factorBlocks(const Eigen::VectorXd& bodyMass) const {
   mass_ = bodyMass;
 }
 
-PetscErrorCode KirchhoffSystem::gather(Vec x, const PetscScalar** full) const {
-  PetscFunctionBeginUser;
-  PetscCall(VecScatterBegin(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(toAll_, x, full_, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecGetArrayRead(full_, full));
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode KirchhoffSystem::shellMult(Mat A, Vec x, Vec y) {
   // [M sigma - B delta; M_b delta - rho B^T W S sigma] on the owned rows.
   KirchhoffSystem* s = nullptr;
@@ -105,7 +95,7 @@ PetscErrorCode KirchhoffSystem::shellMult(Mat A, Vec x, Vec y) {
   const BoundarySystem& sys = s->system_;
   const NodeLayout& L = s->layout_;
   const PetscScalar* xf = nullptr;
-  PetscCall(s->gather(x, &xf));
+  PetscCall(s->replicated_->gather(x, &xf));
   const int aug = sys.size(), n = L.bodies;
   s->augmented_.resize(aug);
   Eigen::VectorXd delta(3 * n), sigma(L.nodes);
@@ -114,7 +104,7 @@ PetscErrorCode KirchhoffSystem::shellMult(Mat A, Vec x, Vec y) {
     delta.segment<3>(3 * j) = Eigen::Map<const Eigen::Vector3d>(xf + s->velocityIndex(j));
   }
   for (int p = 0; p < L.nodes; ++p) sigma[p] = s->augmented_[sys.panelIndex(p)];
-  PetscCall(VecRestoreArrayRead(s->full_, &xf));
+  PetscCall(s->replicated_->release(&xf));
   s->ownedRows_.resize(sys.rowEnd() - sys.rowBegin());
   try {
     sys.multiply(s->augmented_.data(), s->ownedRows_.data(), s->tol_);
@@ -153,9 +143,9 @@ PetscErrorCode KirchhoffSystem::shellPC(PC pc, Vec x, Vec y) {
     PetscCall(VecRestoreArrayRead(x, &xl));
   } else {
     const PetscScalar* xf = nullptr;
-    PetscCall(s->gather(x, &xf));
+    PetscCall(s->replicated_->gather(x, &xf));
     s->blockInverses_.apply(xf, 0, yl, s->begin_, s->begin_, s->end_, false);
-    PetscCall(VecRestoreArrayRead(s->full_, &xf));
+    PetscCall(s->replicated_->release(&xf));
   }
   PetscCall(VecRestoreArray(y, &yl));
   PetscFunctionReturn(0);
@@ -192,7 +182,7 @@ KirchhoffSystem::Solution KirchhoffSystem::solve(const Eigen::VectorXd& bodyMass
     throw NumericalError(os.str());
   }
   const PetscScalar* xf = nullptr;
-  KIRCHHOFF_PETSC_THROW(gather(x_, &xf));
+  KIRCHHOFF_PETSC_THROW(replicated_->gather(x_, &xf));
   Solution out;
   out.iterations = static_cast<int>(its);
   out.delta.resize(3 * n);
@@ -201,7 +191,7 @@ KirchhoffSystem::Solution KirchhoffSystem::solve(const Eigen::VectorXd& bodyMass
   out.augmented.resize(system_.size());
   for (int i = 0; i < system_.size(); ++i) out.augmented[i] = xf[borderedIndex(i)];
   for (int p = 0; p < layout_.nodes; ++p) out.sigma[p] = out.augmented[system_.panelIndex(p)];
-  KIRCHHOFF_PETSC_THROW(VecRestoreArrayRead(full_, &xf));
+  KIRCHHOFF_PETSC_THROW(replicated_->release(&xf));
   return out;
 }
 

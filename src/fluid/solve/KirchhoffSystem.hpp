@@ -5,6 +5,7 @@
 #include <petscksp.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 
 #include "fluid/solve/BodyBlocks.hpp"
 #include "fluid/solve/BoundarySystem.hpp"
+#include "fluid/solve/ReplicatedVector.hpp"
 
 namespace kirchhoff::fluid {
 
@@ -55,8 +57,6 @@ class KirchhoffSystem {
  private:
   static PetscErrorCode shellMult(Mat A, Vec x, Vec y);
   static PetscErrorCode shellPC(PC pc, Vec x, Vec y);
-  /// Gathers the bordered vector x on every rank.
-  PetscErrorCode gather(Vec x, const PetscScalar** full) const;
   /// LU of the bordered blocks of the bodies whose rows meet the owned rows, for these masses.
   void factorBlocks(const Eigen::VectorXd& bodyMass) const;
 
@@ -76,8 +76,8 @@ class KirchhoffSystem {
   mutable long totalIterations_ = 0, applications_ = 0;
   Mat A_ = nullptr;
   KSP ksp_ = nullptr;
-  Vec x_ = nullptr, b_ = nullptr, full_ = nullptr;
-  VecScatter toAll_ = nullptr;
+  Vec x_ = nullptr, b_ = nullptr;
+  mutable std::optional<ReplicatedVector> replicated_;  // the bordered vector on every rank
 };
 
 }  // namespace kirchhoff::fluid
