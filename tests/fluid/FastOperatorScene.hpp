@@ -80,6 +80,14 @@ inline std::unique_ptr<BoundaryFluid> clusterFluid(MPI_Comm comm, const std::str
                                          o, "cluster_");
 }
 
+/// clusterFluid for the bodies of scene s, set to its poses and vortices.
+inline std::unique_ptr<BoundaryFluid> sceneFluid(MPI_Comm comm, const std::string& kind, const ClusterScene& s,
+                                                 const SolverOptions& o) {
+  auto f = clusterFluid(comm, kind, s.n, o);
+  f->setConfiguration(s.poses, s.vortices);
+  return f;
+}
+
 inline double relMax(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
 }

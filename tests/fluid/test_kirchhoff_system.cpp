@@ -11,7 +11,7 @@ namespace kirchhoff::fluid {
 namespace {
 
 using test::ClusterScene;
-using test::clusterFluid;
+using test::sceneFluid;
 
 /// Body masses (i_j, m_j, m_j) of density-1 bodies of the scene's shapes: of the order of their added masses.
 Eigen::VectorXd masses(const BoundaryFluid& f) {
@@ -44,8 +44,7 @@ void expectBorderedSolveMatchesTheTensor(const std::string& kind, PanelOperator 
   SolverOptions o;
   o.solver = PanelSolver::Ksp;
   o.op = op;
-  auto f = clusterFluid(PETSC_COMM_SELF, kind, n, o);
-  f->setConfiguration(s.poses, s.vortices);
+  auto f = sceneFluid(PETSC_COMM_SELF, kind, s, o);
   const Eigen::VectorXd m = masses(*f), r = rightHandSide(n);
   const Fluid::KirchhoffSolution k = f->kirchhoffSolve(m, r, 1e-12);
   const Eigen::MatrixXd K = kirchhoffTensor(*f, m);
@@ -76,8 +75,7 @@ TEST(KirchhoffSystem, DirectPathSolvesTheSymmetricTensor) {
   const ClusterScene s(n);
   SolverOptions o;
   o.solver = PanelSolver::Direct;
-  auto f = clusterFluid(PETSC_COMM_SELF, "panel", n, o);
-  f->setConfiguration(s.poses, s.vortices);
+  auto f = sceneFluid(PETSC_COMM_SELF, "panel", s, o);
   const Eigen::VectorXd m = masses(*f), r = rightHandSide(n);
   const Fluid::KirchhoffSolution k = f->kirchhoffSolve(m, r, 1e-4);
   EXPECT_LT((kirchhoffTensor(*f, m) * k.delta - r).norm(), 1e-12 * r.norm());
@@ -95,8 +93,7 @@ TEST(KirchhoffSystem, VortexGradientMatchesCentralDifferences) {
       SolverOptions o;
       o.solver = solver;
       o.op = op;
-      auto f = clusterFluid(PETSC_COMM_SELF, "panel", n, o);
-      f->setConfiguration(s.poses, s.vortices);
+      auto f = sceneFluid(PETSC_COMM_SELF, "panel", s, o);
       const Eigen::VectorXd m = masses(*f), r = rightHandSide(n);
       const Fluid::KirchhoffSolution k = f->kirchhoffSolve(m, r, 1e-12);
       const int nv = s.vortices.size();
@@ -134,16 +131,14 @@ TEST(KirchhoffSystem, SolvedIncrementWarmStartsTheMotionSolve) {
   long iterations[2];
   Eigen::VectorXd gradient[2];
   for (int offered : {0, 1}) {
-    auto f = clusterFluid(PETSC_COMM_SELF, "panel", n, o);
-    f->setConfiguration(s.poses, s.vortices);
+    auto f = sceneFluid(PETSC_COMM_SELF, "panel", s, o);
     f->lagrangianGradient(s.Xi);
     Eigen::VectorXd delta = 0.3 * rightHandSide(n);
     if (offered) delta = f->kirchhoffSolve(masses(*f), rightHandSide(n), 1e-6).delta;
     const long before = f->totalIterations();
     // The other run moves Xi by the same delta without offering it (same right-hand sides, different guess).
     if (!offered) {
-      auto g = clusterFluid(PETSC_COMM_SELF, "panel", n, o);
-      g->setConfiguration(s.poses, s.vortices);
+      auto g = sceneFluid(PETSC_COMM_SELF, "panel", s, o);
       delta = g->kirchhoffSolve(masses(*g), rightHandSide(n), 1e-6).delta;
     }
     gradient[offered] = f->lagrangianGradient(s.Xi + delta);

@@ -15,8 +15,7 @@ void expectSameAsOneRank(PanelOperator op, int n) {
   Fluid::KirchhoffSolution k[2];
   int c = 0;
   for (MPI_Comm comm : {PETSC_COMM_WORLD, PETSC_COMM_SELF}) {
-    auto f = test::clusterFluid(comm, "panel", n, o);
-    f->setConfiguration(s.poses, s.vortices);
+    auto f = test::sceneFluid(comm, "panel", s, o);
     Eigen::VectorXd m(3 * n), r(3 * n);
     for (int i = 0; i < 3 * n; ++i) m[i] = 1.0 + 0.1 * (i % 3), r[i] = std::sin(2.0 + 0.9 * i);
     k[c++] = f->kirchhoffSolve(m, r, 1e-12);

@@ -11,7 +11,7 @@ namespace kirchhoff::fluid {
 namespace {
 
 using test::ClusterScene;
-using test::clusterFluid;
+using test::sceneFluid;
 
 TEST(RelaxedOperator, CappedOrderErrorFallsLikeEtaToTheMinusOrder) {
   // An order-q pass is the FMM of order q: its relative error against the full order p stays below eta^-q (the
@@ -20,8 +20,7 @@ TEST(RelaxedOperator, CappedOrderErrorFallsLikeEtaToTheMinusOrder) {
   const ClusterScene s(n);
   SolverOptions o;
   o.op = PanelOperator::Fast;
-  auto f = clusterFluid(PETSC_COMM_SELF, "panel", n, o);
-  f->setConfiguration(s.poses, s.vortices);
+  auto f = sceneFluid(PETSC_COMM_SELF, "panel", s, o);
   const BodyClusterOperator& op = *f->clusterOperator();
   Eigen::VectorXd x(f->nodeCount());
   for (int i = 0; i < x.size(); ++i) x[i] = std::sin(0.7 + 1.3 * i);
@@ -63,8 +62,7 @@ TEST(RelaxedOperator, RelaxedSolvesAgreeWithFullAccuracySolves) {
       SolverOptions o;
       o.op = PanelOperator::Fast;
       o.relaxation = r == 1;
-      f[r] = clusterFluid(PETSC_COMM_SELF, kind, n, o);
-      f[r]->setConfiguration(s.poses, s.vortices);
+      f[r] = sceneFluid(PETSC_COMM_SELF, kind, s, o);
     }
     auto rel = [](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
       return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
