@@ -414,7 +414,7 @@ PetscErrorCode DelSolver::convergenceTest(SNES snes, PetscInt it, PetscReal xnor
   // Stagnation at round-off: |F| below 1e-12 (sqrt(dim / 3) + |p_k|) and no longer falling by 3x per
   // iteration. Double precision cannot do better; iterating on wastes residual evaluations.
   if (*reason == SNES_CONVERGED_ITERATING && it > 0 && !self->userAtol_ &&
-      fnorm <= self->roundoff_ && fnorm > self->lastFnorm_ / 3.0)
+      fnorm <= self->roundoff_ && (fnorm > self->lastFnorm_ / 3.0 || self->acceptAtFloor_))
     *reason = SNES_CONVERGED_SNORM_RELATIVE;
   // newton_krylov: the same test against the fall the last Newton step's own linear model predicted
   // (its final GMRES residual, the true linear residual under right preconditioning). After a step

@@ -71,6 +71,9 @@ class DelSolver {
   /// The -<prefix>jacobian name of the mode.
   const char* modeName() const;
   int jacobianLag() const { return lag_; }
+  /// (FB-29e): the next steps count |F| at or below the round-off floor as converged at once, instead of
+  /// confirming the floor by one more iteration (approach sub-steps, whose momentum maps (FB-29c) restores).
+  void acceptAtFloor(bool on) { acceptAtFloor_ = on; }
 
   /// q1 holds the predictor on entry and q_k+1 on return; p1 receives p_k+1. In lagged mode
   /// `correction` is the stored E (dimension^2 values, empty = none yet) and is refreshed in
@@ -124,6 +127,7 @@ class DelSolver {
   bool userLag_ = false;
   bool userKspAtol_ = false;
   bool userKspType_ = false;
+  bool acceptAtFloor_ = false;
   // coupled: the point of the preconditioner, whether the step still runs the chord, the relative accuracy of the
   // coupled solve, and the residual norms of the step's iterations.
   Eigen::VectorXd pcPoint_;

@@ -49,9 +49,10 @@ class NoisyFreeParticle : public DiscreteLagrangian {
   double h_, noise_;
 };
 
-DelResult solve(int dim, double noise, Eigen::VectorXd& q1, Eigen::VectorXd& expected) {
+DelResult solve(int dim, double noise, Eigen::VectorXd& q1, Eigen::VectorXd& expected, bool atFloor = false) {
   NoisyFreeParticle ld(dim, 0.01, noise);
   DelSolver solver(PETSC_COMM_WORLD, ld, "roundoff_test_", JacobianMode::Approximate);
+  solver.acceptAtFloor(atFloor);
   const Eigen::VectorXd q0 = Eigen::VectorXd::LinSpaced(dim, -1.0, 1.0);
   const Eigen::VectorXd p0 = Eigen::VectorXd::Zero(dim);  // bodies at rest: |p_k| = 0
   expected = q0 + 0.01 * p0;
@@ -92,4 +93,21 @@ TEST(DelRoundoff, AStallWithinTheBandAboveTheFloorConverges) {
   EXPECT_GT(r.residualNorm, 1.6e-11);  // above the nominal floor: the band, not the old test, accepted it
   EXPECT_LT(r.iterations, 10);
   EXPECT_LT((q1 - expected).cwiseAbs().maxCoeff(), 1e-13);
+}
+
+// (FB-29e): an approach sub-step takes the first residual at or below the floor instead of confirming it by one more
+// iteration. The exact Jacobian lands on the noise (1e-13 per component, |F| ~ 1.6e-12 < the floor 1.6e-11) in one
+// iteration: accepted there with the switch, after the confirming second iteration without it; the same q1 either
+// way. Noise above the floor is refused with the switch too.
+TEST(DelRoundoff, AcceptAtTheFloorSavesTheConfirmingIteration) {
+  Eigen::VectorXd q1, expected, q1c, expectedc;
+  const DelResult at = solve(774, 1e-13, q1, expected, true), confirmed = solve(774, 1e-13, q1c, expectedc);
+  EXPECT_TRUE(at.converged) << at.reason;
+  EXPECT_TRUE(confirmed.converged) << confirmed.reason;
+  EXPECT_EQ(at.iterations, 1);
+  EXPECT_EQ(confirmed.iterations, 2);
+  EXPECT_LT((q1 - expected).cwiseAbs().maxCoeff(), 1e-14);
+  EXPECT_LT((q1c - expectedc).cwiseAbs().maxCoeff(), 1e-14);
+  Eigen::VectorXd q1n, expectedn;
+  EXPECT_FALSE(solve(774, 1e-10, q1n, expectedn, true).converged);
 }

@@ -60,6 +60,15 @@ struct TimeStepGuard {
   }
 };
 
+// (FB-29e): a sub-step's solve accepts |F| at the round-off floor at once, until it ends (also by an exception).
+struct FloorGuard {
+  integrators::DelSolver& solver;
+  explicit FloorGuard(integrators::DelSolver& s) : solver(s) { solver.acceptAtFloor(true); }
+  ~FloorGuard() { solver.acceptAtFloor(false); }
+  FloorGuard(const FloorGuard&) = delete;
+  FloorGuard& operator=(const FloorGuard&) = delete;
+};
+
 }  // namespace
 
 ContactGeometry contactGeometry(const FluidBodyConfig& c) {
@@ -244,6 +253,7 @@ integrators::DelResult FluidBodyModel::subStep(const Eigen::VectorXd& q, const E
   // sub-step differences: without it every sub-step of an approach differenced the Jacobian again (6n
   // evaluations each).
   const TimeStepGuard guard{lagrangian_, scaled_, cfg_.dt};
+  const FloorGuard floor(solver_);
   lagrangian_.setTimeStep(s * cfg_.dt);
   scaled_.setScale(s);
   Eigen::MatrixXd Es = E.size() ? Eigen::MatrixXd(s * E) : Eigen::MatrixXd();
