@@ -132,7 +132,7 @@ void BoundaryFluid::install(std::shared_ptr<const Discretization> disc) {
   system_ = std::make_unique<BoundarySystem>(comm_, layout_, augmented, options.solver, options.directMax,
                                              prefix, options.factorization, apply);
   system_->setWarmStart(options.warmStart);
-  system_->setRelaxation(options.relaxation);
+  relaxUnlessRefined();
   const int p0 = system_->panelBegin(), p1 = system_->panelEnd();
   if (fast) return;  // no rows of S: self-blocks from the discretization, the rest from the operator
   Srows_ = RowMatrix::Zero(p1 - p0, N);
@@ -710,10 +710,9 @@ bool BoundaryFluid::refineFor(const std::vector<lie::Pose>& poses, const Vortice
   for (int s = 0;; ++s) {
     const RefinementPlan plan = refinement_->plan(poses, vortices, margin, res, s);
     if (plan != plan_ || s != sharpening_) {
-      install(refinement_->build(plan, s));
-      plan_ = plan;
+      plan_ = plan;  // before install: the new system's relaxation follows it (FB-93b)
       sharpening_ = s;
-      relaxUnlessRefined();
+      install(refinement_->build(plan, s));
     }
     res.unknowns = layout_.nodes + bodyCount();
     res.errorEstimate = res.refinedBodies > 0 ? estimateError(poses, vortices) : 0.0;
@@ -738,7 +737,7 @@ void BoundaryFluid::relaxUnlessRefined() {
   // (FB-93b): a relaxed product's error reaches the solution amplified by |A^-1|, which grows as a gap closes;
   // while any body is refined toward a close neighbour (FB-64) every product is at the operator's full accuracy.
   const bool refined = std::any_of(plan_.begin(), plan_.end(), [](const auto& p) { return !p.empty(); });
-  if (system_) system_->setRelaxation(options_.relaxation && !refined);
+  system_->setRelaxation(options_.relaxation && !refined);
 }
 
 double BoundaryFluid::estimateError(const std::vector<lie::Pose>& poses, const Vortices& vortices) {

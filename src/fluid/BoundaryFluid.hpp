@@ -171,7 +171,8 @@ class BoundaryFluid : public Fluid {
   Eigen::VectorXd rigidPotential(const Eigen::VectorXd& s, double tol = 0.0) const;
   /// Matrix-free path: the expansion order that gives relative accuracy tol (0: the operator's own, (FB-93)).
   int relaxedOrder(double tol) const;
-  /// (FB-93b): relaxed Krylov products (FB-93) only while no body is refined toward a close gap.
+  /// (FB-93b): the new system's Krylov products relaxed (FB-93) only while no body is refined toward a close gap
+  /// (install, after plan_).
   void relaxUnlessRefined();
   Eigen::VectorXd potentialTransposeW(const Eigen::VectorXd& beta) const;
   void solveVortexAdjoint();
