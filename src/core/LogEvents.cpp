@@ -8,9 +8,10 @@ namespace kirchhoff {
 
 namespace {
 
-constexpr std::array<const char*, 14> kEventNames = {
+constexpr std::array<const char*, 15> kEventNames = {
     "PanelAssembly",   "PanelFactor", "PanelSolve",   "PanelGradient",  "PanelNearField", "PanelMultipole", "VortexNearField",
-    "VortexMultipole", "DELResidual", "DELJacobian", "IOCheckpoint", "IOInvariantLog", "IOSnapshot", "KirchhoffSolve"};
+    "VortexMultipole", "DELResidual", "DELJacobian", "IOCheckpoint", "IOInvariantLog", "IOSnapshot", "KirchhoffSolve",
+    "PanelPairFactor"};
 
 PetscBool petscUp() {
   PetscBool up = PETSC_FALSE;

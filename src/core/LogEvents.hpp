@@ -22,6 +22,7 @@ enum class Phase {
   InvariantLog,   ///< invariants.h5 writes
   Snapshot,       ///< snapshots.h5 writes
   KirchhoffSolve, ///< the bordered Kirchhoff tensor solve of the coupled Newton direction (FB-91)
+  PanelPairFactor,  ///< close-pair preconditioner blocks: assembly and factorization (FB-96)
 };
 
 /// The PETSc event of a phase, registered on first use (PETSc must be initialized).

@@ -149,17 +149,38 @@ void BoundaryFluid::install(std::shared_ptr<const Discretization> disc) {
 
 BoundaryFluid::~BoundaryFluid() = default;
 
+Eigen::MatrixXd BoundaryFluid::augmentedSelfBlock(int j) const {
+  const int nj = layout_.bodySize(j);
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(nj + 1, nj + 1);
+  A.topLeftCorner(nj, nj) = disc_->selfNormal(j);
+  A.col(nj).head(nj).setOnes();
+  for (int q = 0; q < nj; ++q) A(nj, q) = weight_[layout_.offset[j] + q];
+  return A;
+}
+
 std::vector<Eigen::MatrixXd> BoundaryFluid::augmentedSelfBlocks() const {
   std::vector<Eigen::MatrixXd> augmented;
-  for (int j = 0; j < bodyCount(); ++j) {
-    const int nj = layout_.bodySize(j);
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(nj + 1, nj + 1);
-    A.topLeftCorner(nj, nj) = disc_->selfNormal(j);
-    A.col(nj).head(nj).setOnes();
-    for (int q = 0; q < nj; ++q) A(nj, q) = weight_[layout_.offset[j] + q];
-    augmented.push_back(std::move(A));
-  }
+  for (int j = 0; j < bodyCount(); ++j) augmented.push_back(augmentedSelfBlock(j));
   return augmented;
+}
+
+void BoundaryFluid::setPairBlocks() {
+  if (system_->direct()) return;
+  std::vector<double> radii;
+  for (int j = 0; j < bodyCount(); ++j) radii.push_back(disc_->body(j).radius);
+  system_->setPairBlocks(closePairs(poses_, radii), [this](const BodyPair& p) {
+    const int a = layout_.bodySize(p.j) + 1, b = layout_.bodySize(p.k) + 1;
+    Eigen::MatrixXd block = Eigen::MatrixXd::Zero(a + b, a + b);
+    block.topLeftCorner(a, a) = augmentedSelfBlock(p.j);
+    block.bottomRightCorner(b, b) = augmentedSelfBlock(p.k);
+    RowMatrix M(a - 1, b - 1);
+    disc_->interaction(p.j, poses_[p.j], 0, a - 1, p.k, poses_[p.k], M.data(), b - 1, nullptr, 0);
+    block.block(0, a, a - 1, b - 1) = M;
+    M.resize(b - 1, a - 1);
+    disc_->interaction(p.k, poses_[p.k], 0, b - 1, p.j, poses_[p.j], M.data(), a - 1, nullptr, 0);
+    block.block(a, 0, b - 1, a - 1) = M;
+    return block;
+  });
 }
 
 void BoundaryFluid::placeNodes(const std::vector<lie::Pose>& poses) {
@@ -475,6 +496,7 @@ void BoundaryFluid::setConfiguration(const std::vector<lie::Pose>& poses, const 
   double t1 = MPI_Wtime();
   if (moved) {
     system_->update();
+    setPairBlocks();
     assembleRigidPotential();
     assembledPoses_ = poses;
     rigidValid_ = false;

@@ -153,6 +153,10 @@ class BoundaryFluid : public Fluid {
   void placeNodes(const std::vector<lie::Pose>& poses);
   /// Augmented self-blocks [M_jj 1; w^T 0] of every body (rows and columns: nodes of j, multiplier of j).
   std::vector<Eigen::MatrixXd> augmentedSelfBlocks() const;
+  Eigen::MatrixXd augmentedSelfBlock(int j) const;
+  /// (FB-96): the close pairs of the current poses into the KSP preconditioner, each block [[A_jj, M_jk], [M_kj,
+  /// A_kk]] (augmented rows of j, then of k).
+  void setPairBlocks();
   /// The bordered system of (FB-91), built at its first use (KSP path).
   const KirchhoffSystem& kirchhoffSystem();
   /// sum_q s_q dOmega_q(gamma_i) at every vortex (u - i v of densities s with zero net source per body). Collective.

@@ -331,6 +331,50 @@ TEST(CloseGaps, SolvesAtAClosingGapDoNotDependOnTheirWarmStart) {
   }
 }
 
+TEST(CloseGaps, ClosePairsKeepTheKrylovIterationsOfAFarConfiguration) {
+  // (FB-96): the same 16-disk scene as above, the first two disks closing from 0.5 to 1.1e-3. With the self-blocks
+  // alone as preconditioner the boundary solves took 14.8 / 17.0 / 21.2 / 27.0 / 41.2 / 53.0 GMRES iterations each
+  // at gaps 0.5 / 0.1 / 3e-2 / 1e-2 / 2.8e-3 / 1.1e-3; with the close pair's block factored together they must take
+  // no more than 15 % above the far configuration's, and give the same force and vortex velocities as the dense LU.
+  const int n = 16;
+  auto f = disks(std::vector<double>(n, 0.5), 64, 1e-8, PanelOperator::Fast);
+  auto dense = disks(std::vector<double>(n, 0.5), 64, 1e-8, PanelOperator::Dense);
+  const auto poses = [&](double gap) {
+    std::vector<lie::Pose> p;
+    for (int j = 0; j < n; ++j) p.push_back(lie::Pose{0.1 * j, Vec2(2.0 * (j % 4), 2.0 * (j / 4))});
+    p[1].y = Vec2(1.0 + gap, 0.0);
+    return p;
+  };
+  Vortices v;
+  v.gamma = {Vec2(1.0, 1.0), Vec2(3.0, 1.0), Vec2(1.0, 3.0), Vec2(3.0, 3.0)};
+  v.K = {1.0, -1.0, 1.0, -1.0};
+  Eigen::VectorXd Xi(3 * n);
+  for (int k = 0; k < 3 * n; ++k) Xi[k] = 0.1 * std::sin(1.0 + k);
+  double far = 0.0;
+  for (const double gap : {0.5, 3e-2, 2.8e-3, 1.1e-3}) {
+    f->refineFor(poses(gap), v, 1e-6);
+    f->forgetSolutions();
+    const long its0 = f->totalIterations(), solves0 = f->totalSolves();
+    f->setConfiguration(poses(gap), v);
+    const Eigen::VectorXd force = f->lagrangianGradient(Xi);
+    const auto u = f->vortexVelocities(Xi);
+    const double its = double(f->totalIterations() - its0) / double(f->totalSolves() - solves0);
+    if (gap == 0.5) far = its;
+    dense->refineFor(poses(gap), v, 1e-6);
+    dense->setConfiguration(poses(gap), v);
+    const Eigen::VectorXd ref = dense->lagrangianGradient(Xi);
+    const auto uref = dense->vortexVelocities(Xi);
+    double du = 0.0;
+    for (std::size_t i = 0; i < u.size(); ++i) du = std::max(du, (u[i] - uref[i]).norm() / uref[i].norm());
+    const double df = (force - ref).cwiseAbs().maxCoeff() / ref.cwiseAbs().maxCoeff();
+    std::printf("gap %.1e: %.1f GMRES iterations per boundary solve (%ld unknowns); against the dense LU: force "
+                "%.1e, vortex velocities %.1e\n", gap, its, f->resolution().unknowns, df, du);
+    EXPECT_LE(its, 1.15 * far);
+    EXPECT_LT(df, 1e-10);
+    EXPECT_LT(du, 1e-10);
+  }
+}
+
 TEST(CloseGaps, GuardStopsWhereTheToleranceIsNotMet) {
   // 1e-14 is beyond what the estimate certifies at a gap of 1e-3 R (measured 4e-12): refineFor stops
   // naming the pair and the gap. A gap below kMinGap of the radius stops too.

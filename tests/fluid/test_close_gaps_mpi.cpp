@@ -58,6 +58,8 @@ void expectDistributedEqualsSerial(PanelSolver solver, PanelOperator op) {
 
 TEST(CloseGapsMpi, DenseDirectEqualsSerial) { expectDistributedEqualsSerial(PanelSolver::Direct, PanelOperator::Dense); }
 TEST(CloseGapsMpi, FastOperatorEqualsSerial) { expectDistributedEqualsSerial(PanelSolver::Ksp, PanelOperator::Fast); }
+// Dense rows in slabs that cut across the bodies: the close pair's preconditioner block (FB-96) on every rank it meets.
+TEST(CloseGapsMpi, DenseKspEqualsSerial) { expectDistributedEqualsSerial(PanelSolver::Ksp, PanelOperator::Dense); }
 
 }  // namespace
 }  // namespace kirchhoff::fluid

@@ -25,18 +25,28 @@ void BodyBlocks::add(int first, const Eigen::MatrixXd& block) {
   groups_.push_back(Group{block, {first}});
 }
 
+void BodyBlocks::skip(std::vector<int> firsts) {
+  std::sort(firsts.begin(), firsts.end());
+  skipped_ = std::move(firsts);
+}
+
 void BodyBlocks::apply(const double* x, int xBase, double* y, int yBase, int lo, int hi, bool transpose) const {
   Eigen::MatrixXd X, Z;
+  std::vector<int> firsts;
   for (const Group& g : groups_) {
-    const Eigen::Index m = g.block.rows(), k = static_cast<Eigen::Index>(g.first.size());
+    firsts.clear();
+    for (const int f : g.first)
+      if (!std::binary_search(skipped_.begin(), skipped_.end(), f)) firsts.push_back(f);
+    if (firsts.empty()) continue;
+    const Eigen::Index m = g.block.rows(), k = static_cast<Eigen::Index>(firsts.size());
     X.resize(m, k);
-    for (Eigen::Index c = 0; c < k; ++c) X.col(c) = Eigen::Map<const Eigen::VectorXd>(x + g.first[c] - xBase, m);
+    for (Eigen::Index c = 0; c < k; ++c) X.col(c) = Eigen::Map<const Eigen::VectorXd>(x + firsts[c] - xBase, m);
     if (transpose)
       Z.noalias() = g.block.transpose() * X;
     else
       Z.noalias() = g.block * X;
     for (Eigen::Index c = 0; c < k; ++c) {
-      const int f = g.first[c];
+      const int f = firsts[c];
       for (int i = std::max(f, lo); i < std::min(f + static_cast<int>(m), hi); ++i) y[i - yBase] = Z(i - f, c);
     }
   }

@@ -17,6 +17,8 @@ class BodyBlocks {
   /// For every block, z = block x (or block^T x) with x read from `x` at index - xBase, and the entries of z whose
   /// index lies in [lo, hi) written to `y` at index - yBase.
   void apply(const double* x, int xBase, double* y, int yBase, int lo, int hi, bool transpose) const;
+  /// apply() leaves out the blocks that start at these entries (sorted or not; empty: none), until the next call.
+  void skip(std::vector<int> firsts);
   int groups() const { return static_cast<int>(groups_.size()); }
   bool empty() const { return groups_.empty(); }
 
@@ -27,6 +29,7 @@ class BodyBlocks {
   };
   std::vector<Group> groups_;
   std::multimap<std::uint64_t, int> byHash_;  // hash of a block's bytes -> its group
+  std::vector<int> skipped_;                  // sorted
 };
 
 }  // namespace kirchhoff::fluid

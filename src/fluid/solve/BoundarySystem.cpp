@@ -1,6 +1,6 @@
 // The augmented boundary system (docs/fluidbody.md): dense LU (on several ranks: rows
 // assembled in slabs, gathered, factored redundantly), else GMRES on a MatShell over row slabs with
-// the body self-block inverses as block-Jacobi preconditioner.
+// the body self-block inverses, and close pairs' blocks (FB-96), as block-Jacobi preconditioner.
 #include "fluid/solve/BoundarySystem.hpp"
 
 #include <algorithm>
@@ -315,14 +315,31 @@ PetscErrorCode BoundarySystem::shellMultTranspose(Mat A, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
+void BoundarySystem::setPairBlocks(const std::vector<BodyPair>& pairs,
+                                   const std::function<Eigen::MatrixXd(const BodyPair&)>& assemble) {
+  if (direct_) return;
+  ScopedEvent ev(Phase::PanelPairFactor);
+  std::vector<int> first(static_cast<std::size_t>(layout_.bodies)), size(first.size());
+  for (int j = 0; j < layout_.bodies; ++j) {
+    first[j] = panelIndex(layout_.offset[j]);
+    size[j] = layout_.bodySize(j) + 1;
+  }
+  pairBlocks_.set(pairs, first, size, rowBegin_, rowEnd_, assemble);
+  blockInverses_.skip(pairBlocks_.pairedFirsts());
+  int out = pairBlocks_.reachesOut() ? 1 : 0;
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, &out, 1, MPI_INT, MPI_MAX, comm_);
+  pairsGather_ = out != 0;  // the gather is collective: every rank takes it when one needs it
+}
+
 PetscErrorCode BoundarySystem::applyBlocks(Vec x, Vec y, bool transpose) const {
   PetscFunctionBeginUser;
-  if (matrixFree()) {  // whole bodies per rank: the owned slab holds every block it applies (no gather)
+  if (matrixFree() && !pairsGather_) {  // whole bodies per rank: the owned slab holds every block it applies
     const PetscScalar* xl = nullptr;
     PetscScalar* yl = nullptr;
     PetscCall(VecGetArrayRead(x, &xl));
     PetscCall(VecGetArray(y, &yl));
     blockInverses_.apply(xl, rowBegin_, yl, rowBegin_, rowBegin_, rowEnd_, transpose);
+    pairBlocks_.apply(xl, rowBegin_, yl, rowBegin_, transpose);
     PetscCall(VecRestoreArray(y, &yl));
     PetscCall(VecRestoreArrayRead(x, &xl));
     PetscFunctionReturn(0);
@@ -332,6 +349,7 @@ PetscErrorCode BoundarySystem::applyBlocks(Vec x, Vec y, bool transpose) const {
   PetscCall(replicated_->gather(x, &xf));
   PetscCall(VecGetArray(y, &yl));
   blockInverses_.apply(xf, 0, yl, rowBegin_, rowBegin_, rowEnd_, transpose);
+  pairBlocks_.apply(xf, 0, yl, rowBegin_, transpose);
   PetscCall(VecRestoreArray(y, &yl));
   PetscCall(replicated_->release(&xf));
   PetscFunctionReturn(0);

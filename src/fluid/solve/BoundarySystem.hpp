@@ -17,6 +17,7 @@
 
 #include "fluid/solve/BodyBlocks.hpp"
 #include "fluid/solve/DistributedLU.hpp"
+#include "fluid/solve/PairBlocks.hpp"
 #include "fluid/solve/ReplicatedVector.hpp"
 #include "fluid/discretization/NodeLayout.hpp"
 
@@ -88,6 +89,11 @@ class BoundarySystem {
   /// KSP path (dense row slab or self-blocks plus the matrix-free inter-body part, to relative accuracy tol > 0
   /// or the full one). Collective on the matrix-free path.
   void multiply(const double* x, double* ownedRows, double tol = 0.0) const;
+  /// Close body pairs in the KSP path's preconditioner (FB-96): `assemble(pair)` gives the augmented pair block
+  /// (rows and columns: those of j, then those of k), called for the pairs this rank's rows touch. Replaces the
+  /// previous pairs; nothing to do on the direct path. Collective.
+  void setPairBlocks(const std::vector<BodyPair>& pairs,
+                     const std::function<Eigen::MatrixXd(const BodyPair&)>& assemble);
   /// Relaxed operator accuracy in the KSP solves (FB-93; on by default, matrix-free path).
   void setRelaxation(bool on) { relax_ = on; }
   /// KSP path: initial guesses from the last solution of the same slot (off: zero guesses).
@@ -140,6 +146,8 @@ class BoundarySystem {
   std::unique_ptr<DistributedLU> distributed_;         // direct path, several ranks and bodies
   BodyBlocks blockInverses_;                          // KSP preconditioner: inverses of the self-blocks (local bodies)
   BodyBlocks selfBlocks_;                             // matrix-free path: the owned augmented self-blocks
+  PairBlocks pairBlocks_;                             // KSP preconditioner: close pairs (FB-96)
+  bool pairsGather_ = false;                          // a pair on some rank reaches beyond its rows
   InterBodyApply fast_;
   mutable Eigen::VectorXd nodesIn_, nodesOut_;
   mutable int lastIterations_ = 0;
