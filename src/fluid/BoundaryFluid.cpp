@@ -167,8 +167,12 @@ std::vector<Eigen::MatrixXd> BoundaryFluid::augmentedSelfBlocks() const {
 void BoundaryFluid::setPairBlocks() {
   if (system_->direct()) return;
   std::vector<double> radii;
-  for (int j = 0; j < bodyCount(); ++j) radii.push_back(disc_->body(j).radius);
-  system_->setPairBlocks(closePairs(poses_, radii), [this](const BodyPair& p) {
+  std::vector<int> unknowns;
+  for (int j = 0; j < bodyCount(); ++j) {
+    radii.push_back(disc_->body(j).radius);
+    unknowns.push_back(layout_.bodySize(j) + 1);
+  }
+  system_->setPairBlocks(closePairs(poses_, radii, unknowns), [this](const BodyPair& p) {
     const int a = layout_.bodySize(p.j) + 1, b = layout_.bodySize(p.k) + 1;
     Eigen::MatrixXd block = Eigen::MatrixXd::Zero(a + b, a + b);
     block.topLeftCorner(a, a) = augmentedSelfBlock(p.j);

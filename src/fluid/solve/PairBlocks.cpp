@@ -7,13 +7,17 @@
 
 namespace kirchhoff::fluid {
 
-std::vector<BodyPair> closePairs(const std::vector<lie::Pose>& poses, const std::vector<double>& radii) {
+std::vector<BodyPair> closePairs(const std::vector<lie::Pose>& poses, const std::vector<double>& radii,
+                                 const std::vector<int>& unknowns) {
   const int n = static_cast<int>(poses.size());
+  long total = 0;
+  for (const int u : unknowns) total += u;
   std::vector<std::tuple<double, int, int>> close;
   for (int j = 0; j < n; ++j)
     for (int k = j + 1; k < n; ++k) {
       const double gap = (poses[j].y - poses[k].y).norm() - radii[j] - radii[k];
-      if (gap < kPairCoupling * std::min(radii[j], radii[k])) close.emplace_back(gap, j, k);
+      if (gap < kPairCoupling * std::min(radii[j], radii[k]) && 2L * (unknowns[j] + unknowns[k]) <= total)
+        close.emplace_back(gap, j, k);
     }
   std::sort(close.begin(), close.end());
   std::vector<char> taken(static_cast<std::size_t>(n), 0);

@@ -21,8 +21,11 @@ struct BodyPair {
 constexpr double kPairCoupling = 0.5;
 
 /// The pairs coupled in the preconditioner (FB-96): bounding-circle gap |y_j - y_k| - r_j - r_k below
-/// kPairCoupling min(r_j, r_k), closest first, every body in one pair at most (a greedy matching). Deterministic.
-std::vector<BodyPair> closePairs(const std::vector<lie::Pose>& poses, const std::vector<double>& radii);
+/// kPairCoupling min(r_j, r_k), closest first, every body in one pair at most (a greedy matching), and holding at
+/// most half of all unknowns (`unknowns[b]`: body b's augmented rows): a pair that is most of the system would be
+/// factored whole at every configuration, the direct solve that GMRES is there to avoid. Deterministic.
+std::vector<BodyPair> closePairs(const std::vector<lie::Pose>& poses, const std::vector<double>& radii,
+                                 const std::vector<int>& unknowns);
 
 /// LU factors of the augmented blocks [[A_jj, M_jk], [M_kj, A_kk]] of close pairs, applied in place of the two
 /// self-block inverses on the pair's rows. In double precision: factors rounded to single made the preconditioner
