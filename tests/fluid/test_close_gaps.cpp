@@ -306,14 +306,11 @@ TEST(CloseGaps, SolvesAtAClosingGapDoNotDependOnTheirWarmStart) {
     for (std::size_t i = 0; i < u.size(); ++i) out.u.segment<2>(2 * static_cast<int>(i)) = u[i];
     return out;
   };
-  const auto rel = [](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-    return (a - b).cwiseAbs().maxCoeff() / b.cwiseAbs().maxCoeff();
-  };
   const double gap = 2.8e-3;
   f->refineFor(poses(gap), v, 1e-6);
   const long relaxed0 = f->relaxedApplications();
   const Flow cold = flow(gap, 0.0), warm = flow(gap, gap + 1e-7);
-  const double df = rel(warm.force, cold.force), du = rel(warm.u, cold.u);
+  const double df = test::relDiff(warm.force, cold.force), du = test::relDiff(warm.u, cold.u);
   std::printf("gap %.1e: warm-started against cold: force %.2e, vortex velocities %.2e relative; %ld relaxed "
               "applications\n", gap, df, du, f->relaxedApplications() - relaxed0);
   EXPECT_LT(df, 1e-12);
@@ -324,9 +321,10 @@ TEST(CloseGaps, SolvesAtAClosingGapDoNotDependOnTheirWarmStart) {
     const long before = f->relaxedApplications();
     const Flow c = flow(far, 0.0), w = flow(far, far + 1e-7);
     std::printf("gap %.1e: warm-started against cold: force %.2e, vortex velocities %.2e relative; %ld relaxed "
-                "applications\n", far, rel(w.force, c.force), rel(w.u, c.u), f->relaxedApplications() - before);
-    EXPECT_LT(rel(w.force, c.force), 1e-12);
-    EXPECT_LT(rel(w.u, c.u), 1e-12);
+                "applications\n", far, test::relDiff(w.force, c.force), test::relDiff(w.u, c.u),
+                f->relaxedApplications() - before);
+    EXPECT_LT(test::relDiff(w.force, c.force), 1e-12);
+    EXPECT_LT(test::relDiff(w.u, c.u), 1e-12);
     EXPECT_GT(f->relaxedApplications(), before);
   }
 }
@@ -366,7 +364,7 @@ TEST(CloseGaps, ClosePairsKeepTheKrylovIterationsOfAFarConfiguration) {
     const auto uref = dense->vortexVelocities(Xi);
     double du = 0.0;
     for (std::size_t i = 0; i < u.size(); ++i) du = std::max(du, (u[i] - uref[i]).norm() / uref[i].norm());
-    const double df = (force - ref).cwiseAbs().maxCoeff() / ref.cwiseAbs().maxCoeff();
+    const double df = test::relDiff(force, ref);
     std::printf("gap %.1e: %.1f GMRES iterations per boundary solve (%ld unknowns); against the dense LU: force "
                 "%.1e, vortex velocities %.1e\n", gap, its, f->resolution().unknowns, df, du);
     EXPECT_LE(its, 1.15 * far);

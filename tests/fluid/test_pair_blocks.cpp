@@ -59,7 +59,8 @@ TEST(PairBlocks, AppliesTheExactInverseOnTheOwnedRows) {
   for (const bool transpose : {false, true}) {
     Eigen::VectorXd y = Eigen::VectorXd::Constant(7, -99.0);  // owned rows 2..8
     p.apply(x.data(), 0, y.data(), 2, transpose);
-    const Eigen::VectorXd z = transpose ? Eigen::VectorXd(block.transpose().lu().solve(xs)) : Eigen::VectorXd(block.lu().solve(xs));
+    const Eigen::VectorXd z =
+        transpose ? Eigen::VectorXd(block.transpose().lu().solve(xs)) : Eigen::VectorXd(block.lu().solve(xs));
     EXPECT_NEAR(y[0], z[2], 1e-13);  // row 2
     EXPECT_NEAR(y[5], z[3], 1e-13);  // row 7
     EXPECT_NEAR(y[6], z[4], 1e-13);  // row 8

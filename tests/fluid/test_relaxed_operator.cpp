@@ -64,15 +64,12 @@ TEST(RelaxedOperator, RelaxedSolvesAgreeWithFullAccuracySolves) {
       o.relaxation = r == 1;
       f[r] = sceneFluid(PETSC_COMM_SELF, kind, s, o);
     }
-    auto rel = [](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-      return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
-    };
-    const double d[] = {rel(f[1]->addedMassAction(s.Xi), f[0]->addedMassAction(s.Xi)),
-                        rel(f[1]->vortexMomentum(), f[0]->vortexMomentum()),
+    const double d[] = {test::relDiff(f[1]->addedMassAction(s.Xi), f[0]->addedMassAction(s.Xi)),
+                        test::relDiff(f[1]->vortexMomentum(), f[0]->vortexMomentum()),
                         std::abs(f[1]->kirchhoffRouth() - f[0]->kirchhoffRouth()) / std::abs(f[0]->kirchhoffRouth()),
                         std::abs(f[1]->lagrangianValue(s.Xi) - f[0]->lagrangianValue(s.Xi)) /
                             std::abs(f[0]->lagrangianValue(s.Xi)),
-                        rel(f[1]->lagrangianGradient(s.Xi), f[0]->lagrangianGradient(s.Xi))};
+                        test::relDiff(f[1]->lagrangianGradient(s.Xi), f[0]->lagrangianGradient(s.Xi))};
     const auto u1 = f[1]->vortexVelocities(s.Xi), u0 = f[0]->vortexVelocities(s.Xi);
     double du = 0.0;
     for (std::size_t i = 0; i < u0.size(); ++i) du = std::max(du, (u1[i] - u0[i]).norm() / u0[i].norm());
