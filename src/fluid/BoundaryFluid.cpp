@@ -177,12 +177,20 @@ void BoundaryFluid::setPairBlocks() {
     Eigen::MatrixXd block = Eigen::MatrixXd::Zero(a + b, a + b);
     block.topLeftCorner(a, a) = augmentedSelfBlock(p.j);
     block.bottomRightCorner(b, b) = augmentedSelfBlock(p.k);
-    RowMatrix M(a - 1, b - 1);
-    disc_->interaction(p.j, poses_[p.j], 0, a - 1, p.k, poses_[p.k], M.data(), b - 1, nullptr, 0);
-    block.block(0, a, a - 1, b - 1) = M;
-    M.resize(b - 1, a - 1);
-    disc_->interaction(p.k, poses_[p.k], 0, b - 1, p.j, poses_[p.j], M.data(), a - 1, nullptr, 0);
-    block.block(a, 0, b - 1, a - 1) = M;
+    // M_jk and M_kj: the operator's own near blocks where this rank holds them (FB-42), else assembled here.
+    const auto coupling = [&](int P, int Q, auto&& target) {
+      const Eigen::MatrixXd* near = cluster_ ? cluster_->nearBlock(BodyClusterOperator::Kind::Normal, P, Q) : nullptr;
+      if (near) {
+        target = *near;
+        return;
+      }
+      const int nP = layout_.bodySize(P), nQ = layout_.bodySize(Q);
+      RowMatrix M(nP, nQ);
+      disc_->interaction(P, poses_[P], 0, nP, Q, poses_[Q], M.data(), nQ, nullptr, 0);
+      target = M;
+    };
+    coupling(p.j, p.k, block.block(0, a, a - 1, b - 1));
+    coupling(p.k, p.j, block.block(a, 0, b - 1, a - 1));
     return block;
   });
 }

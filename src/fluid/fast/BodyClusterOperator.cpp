@@ -38,6 +38,13 @@ bool BodyClusterOperator::isNear(int P, int Q) const {
   return std::binary_search(l.begin(), l.end(), Q);
 }
 
+const Eigen::MatrixXd* BodyClusterOperator::nearBlock(Kind k, int P, int Q) const {
+  if (P < b0_ || P >= b1_) return nullptr;
+  for (const Near& e : near_[P - b0_])
+    if (e.Q == Q) return k == Kind::Normal ? &e.M : &e.S;
+  return nullptr;
+}
+
 void BodyClusterOperator::setPoses(const std::vector<lie::Pose>& poses) {
   ScopedEvent ev(Phase::PanelNearField);
   poses_ = poses;

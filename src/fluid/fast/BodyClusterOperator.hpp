@@ -41,6 +41,8 @@ class BodyClusterOperator {
 
   /// The pair (P, Q) is summed exactly (a near pair of the tree's traversal), any two bodies P != Q.
   bool isNear(int P, int Q) const;
+  /// The exact block K_PQ (N_P x N_Q) of an owned target body P and a near body Q at the current poses, else null.
+  const Eigen::MatrixXd* nearBlock(Kind k, int P, int Q) const;
   /// Near bodies of P (sorted), any body P.
   const std::vector<int>& nearBodies(int P) const { return nearOf_[static_cast<std::size_t>(P)]; }
   /// Weighted bilinear forms of the far pairs (docs (FB-59), (FB-60)): for each (u, v) in `normal` (M) and
