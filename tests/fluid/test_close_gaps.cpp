@@ -270,6 +270,25 @@ TEST(CloseGaps, FastOperatorMatchesTheExactSeries) {
   EXPECT_LT(e, 1e-8);
 }
 
+/// 16 disks of radius 0.5 on a grid of spacing 2 with four vortices between them, the first two disks `gap` apart,
+/// and a body velocity Xi: the scene of the close-gap solver tests.
+struct DiskGrid {
+  static constexpr int n = 16;
+  Vortices vortices;
+  Eigen::VectorXd Xi = Eigen::VectorXd(3 * n);
+  DiskGrid() {
+    vortices.gamma = {Vec2(1.0, 1.0), Vec2(3.0, 1.0), Vec2(1.0, 3.0), Vec2(3.0, 3.0)};
+    vortices.K = {1.0, -1.0, 1.0, -1.0};
+    for (int k = 0; k < 3 * n; ++k) Xi[k] = 0.1 * std::sin(1.0 + k);
+  }
+  std::vector<lie::Pose> poses(double gap) const {
+    std::vector<lie::Pose> p;
+    for (int j = 0; j < n; ++j) p.push_back(lie::Pose{0.1 * j, Vec2(2.0 * (j % 4), 2.0 * (j / 4))});
+    p[1].y = Vec2(1.0 + gap, 0.0);
+    return p;
+  }
+};
+
 TEST(CloseGaps, SolvesAtAClosingGapDoNotDependOnTheirWarmStart) {
   // (FB-93b): 16 disks of 64 nodes on a grid of spacing 2 with four vortices (the fast operator), the first two
   // 2.8e-3 apart (the gap where the 64-disk suspension's Newton iterations plateaued). The force dL/dq and the
@@ -277,19 +296,12 @@ TEST(CloseGaps, SolvesAtAClosingGapDoNotDependOnTheirWarmStart) {
   // must agree to 1e-12 relative: a DEL residual that depends on its solves' history stalls Newton. With relaxed
   // products at this gap the forces differed by 1.2e-7 (the vortex velocities by 6.3e-12); relaxation stays on,
   // and as accurate, where no body is refined.
-  const int n = 16;
+  const int n = DiskGrid::n;
   auto f = disks(std::vector<double>(n, 0.5), 64, 1e-8, PanelOperator::Fast);
-  const auto poses = [&](double gap) {
-    std::vector<lie::Pose> p;
-    for (int j = 0; j < n; ++j) p.push_back(lie::Pose{0.1 * j, Vec2(2.0 * (j % 4), 2.0 * (j / 4))});
-    p[1].y = Vec2(1.0 + gap, 0.0);
-    return p;
-  };
-  Vortices v;
-  v.gamma = {Vec2(1.0, 1.0), Vec2(3.0, 1.0), Vec2(1.0, 3.0), Vec2(3.0, 3.0)};
-  v.K = {1.0, -1.0, 1.0, -1.0};
-  Eigen::VectorXd Xi(3 * n);
-  for (int k = 0; k < 3 * n; ++k) Xi[k] = 0.1 * std::sin(1.0 + k);
+  const DiskGrid scene;
+  const auto poses = [&](double gap) { return scene.poses(gap); };
+  const Vortices& v = scene.vortices;
+  const Eigen::VectorXd& Xi = scene.Xi;
   struct Flow {
     Eigen::VectorXd force, u;
   };
@@ -334,20 +346,13 @@ TEST(CloseGaps, ClosePairsKeepTheKrylovIterationsOfAFarConfiguration) {
   // alone as preconditioner the boundary solves took 14.8 / 17.0 / 21.2 / 27.0 / 41.2 / 53.0 GMRES iterations each
   // at gaps 0.5 / 0.1 / 3e-2 / 1e-2 / 2.8e-3 / 1.1e-3; with the close pair's block factored together they must take
   // no more than 15 % above the far configuration's, and give the same force and vortex velocities as the dense LU.
-  const int n = 16;
+  const int n = DiskGrid::n;
   auto f = disks(std::vector<double>(n, 0.5), 64, 1e-8, PanelOperator::Fast);
   auto dense = disks(std::vector<double>(n, 0.5), 64, 1e-8, PanelOperator::Dense);
-  const auto poses = [&](double gap) {
-    std::vector<lie::Pose> p;
-    for (int j = 0; j < n; ++j) p.push_back(lie::Pose{0.1 * j, Vec2(2.0 * (j % 4), 2.0 * (j / 4))});
-    p[1].y = Vec2(1.0 + gap, 0.0);
-    return p;
-  };
-  Vortices v;
-  v.gamma = {Vec2(1.0, 1.0), Vec2(3.0, 1.0), Vec2(1.0, 3.0), Vec2(3.0, 3.0)};
-  v.K = {1.0, -1.0, 1.0, -1.0};
-  Eigen::VectorXd Xi(3 * n);
-  for (int k = 0; k < 3 * n; ++k) Xi[k] = 0.1 * std::sin(1.0 + k);
+  const DiskGrid scene;
+  const auto poses = [&](double gap) { return scene.poses(gap); };
+  const Vortices& v = scene.vortices;
+  const Eigen::VectorXd& Xi = scene.Xi;
   double far = 0.0;
   for (const double gap : {0.5, 3e-2, 2.8e-3, 1.1e-3}) {
     f->refineFor(poses(gap), v, 1e-6);

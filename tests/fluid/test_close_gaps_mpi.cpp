@@ -10,17 +10,18 @@
 namespace kirchhoff::fluid {
 namespace {
 
-std::unique_ptr<BoundaryFluid> twoDisks(MPI_Comm comm, PanelSolver solver, PanelOperator op) {
-  const std::vector<SmoothCurve> curves = {circleCurve(0.5), circleCurve(0.5)};
+/// n disks of radius 0.5 and 64 Nystrom nodes, refined toward close neighbours to 1e-8.
+std::unique_ptr<BoundaryFluid> disks(MPI_Comm comm, int n, PanelSolver solver, PanelOperator op) {
+  const std::vector<SmoothCurve> curves(static_cast<std::size_t>(n), circleCurve(0.5));
   std::vector<Polygon> outlines;
   std::vector<RefinableShape> shapes;
   for (const SmoothCurve& c : curves) outlines.push_back(curveOutline(c, 64)), shapes.push_back(refinableShape(c));
   SolverOptions o;
   o.solver = solver;
   o.op = op;
-  auto f = std::make_unique<BoundaryFluid>(comm, outlines,
-                                           std::make_unique<NystromDiscretization>(curves, std::vector<int>{64, 64}),
-                                           1.0, o, "close_mpi_");
+  auto f = std::make_unique<BoundaryFluid>(
+      comm, outlines, std::make_unique<NystromDiscretization>(curves, std::vector<int>(curves.size(), 64)), 1.0, o,
+      "close_mpi_");
   f->enableRefinement(shapes, GaussPanelOptions{}, 1e-8);
   return f;
 }
@@ -34,7 +35,8 @@ void expectDistributedEqualsSerial(PanelSolver solver, PanelOperator op) {
   v.K = {1.3, -0.7};
   Eigen::VectorXd Xi(6);
   Xi << 0.4, -0.3, 0.8, -1.1, 0.5, 0.2;
-  auto par = twoDisks(PETSC_COMM_WORLD, solver, op), ser = twoDisks(PETSC_COMM_SELF, PanelSolver::Direct, PanelOperator::Dense);
+  auto par = disks(PETSC_COMM_WORLD, 2, solver, op);
+  auto ser = disks(PETSC_COMM_SELF, 2, PanelSolver::Direct, PanelOperator::Dense);
   EXPECT_TRUE(par->refineFor(poses, v, 0.0));
   EXPECT_TRUE(ser->refineFor(poses, v, 0.0));
   EXPECT_EQ(par->resolution().unknowns, ser->resolution().unknowns);
@@ -60,20 +62,6 @@ TEST(CloseGapsMpi, DenseDirectEqualsSerial) { expectDistributedEqualsSerial(Pane
 TEST(CloseGapsMpi, FastOperatorEqualsSerial) { expectDistributedEqualsSerial(PanelSolver::Ksp, PanelOperator::Fast); }
 TEST(CloseGapsMpi, DenseKspEqualsSerial) { expectDistributedEqualsSerial(PanelSolver::Ksp, PanelOperator::Dense); }
 
-std::unique_ptr<BoundaryFluid> sixteenDisks(MPI_Comm comm, PanelSolver solver, PanelOperator op) {
-  std::vector<SmoothCurve> curves(16, circleCurve(0.5));
-  std::vector<Polygon> outlines;
-  std::vector<RefinableShape> shapes;
-  for (const SmoothCurve& c : curves) outlines.push_back(curveOutline(c, 64)), shapes.push_back(refinableShape(c));
-  SolverOptions o;
-  o.solver = solver;
-  o.op = op;
-  auto f = std::make_unique<BoundaryFluid>(
-      comm, outlines, std::make_unique<NystromDiscretization>(curves, std::vector<int>(16, 64)), 1.0, o, "pair_mpi_");
-  f->enableRefinement(shapes, GaussPanelOptions{}, 1e-8);
-  return f;
-}
-
 void expectClosePairEqualsSerial(PanelOperator op) {
   // (FB-96): 16 disks on a grid of spacing 2, bodies 7 and 8 2e-3 apart. Balanced by nodes, the two refined bodies
   // fall on two ranks (np 2: 0-7 | 8-15), so their preconditioner block is factored on both and applied to the
@@ -87,8 +75,8 @@ void expectClosePairEqualsSerial(PanelOperator op) {
   v.K = {1.0, -1.0, 1.0, -1.0};
   Eigen::VectorXd Xi(48);
   for (int k = 0; k < 48; ++k) Xi[k] = 0.1 * std::sin(1.0 + k);
-  auto par = sixteenDisks(PETSC_COMM_WORLD, PanelSolver::Ksp, op);
-  auto ser = sixteenDisks(PETSC_COMM_SELF, PanelSolver::Direct, PanelOperator::Dense);
+  auto par = disks(PETSC_COMM_WORLD, 16, PanelSolver::Ksp, op);
+  auto ser = disks(PETSC_COMM_SELF, 16, PanelSolver::Direct, PanelOperator::Dense);
   par->refineFor(poses, v, 0.0);
   ser->refineFor(poses, v, 0.0);
   const long its0 = par->totalIterations(), solves0 = par->totalSolves();
