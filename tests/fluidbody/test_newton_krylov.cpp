@@ -167,3 +167,39 @@ TEST(NewtonKrylov, IterativeInverseLegendreMapMatchesTheFullTensor) {
   const Eigen::VectorXd back = L.legendre(q, Xi);
   EXPECT_LT((back - p).head(36).norm(), 1e-12 * p.head(36).norm());
 }
+
+TEST(NewtonKrylov, HamiltonianFromMomentaStopsAtTheEnergysAccuracy) {
+  // (FB-29f): the invariant log's H(q, p) = 1/2 <x, P - M_C + r> - W_G is second order in the CG residual r
+  // (error <= 1/2 r^T M^-1 r), so its CG stops long before |r| <= 1e-13 |P| and starts from the velocities
+  // extrapolated from q_previous; H agrees with the Cholesky path of the full tensor to round-off.
+  const FluidBodyConfig c = diskGrid(12, 16);
+  auto m = panelModel(c);
+  State s = m->initialState();
+  for (int k = 0; k < 2; ++k, s.step += 1) m->step(s);
+  const Eigen::VectorXd q = stateField(s, "q"), p = stateField(s, "p");
+  MidpointLagrangian& L = m->lagrangian();
+  L.bodyVelocity(q, p);  // CG to |r| <= 1e-13 |P|; leaves the fluid at q
+  const int full = L.legendreIterations();
+  Eigen::VectorXd Pb(36);
+  for (int j = 0; j < 12; ++j) {
+    Pb[3 * j] = p[3 * j];
+    Pb.segment<2>(3 * j + 1) = lie::rotation(-q[3 * j]) * p.segment<2>(3 * j + 1);
+  }
+  const Eigen::VectorXd exact = L.kirchhoffTensor().llt().solve(Pb - m->fluid().vortexMomentum());
+  const double reference = L.energy(exact);
+  const double cold = L.hamiltonian(q, p);
+  const int coldIterations = L.legendreIterations();
+  const Eigen::VectorXd guess = m->velocityGuess(s);
+  ASSERT_EQ(guess.size(), 36);
+  const double warm = L.hamiltonian(q, p, guess);
+  const int warmIterations = L.legendreIterations();
+  std::printf("H(q, p): CG iterations %d (|r| <= 1e-13 |P|), %d (energy bound), %d (energy bound, extrapolated "
+              "start); H against the full tensor %.1e / %.1e; guess error %.1e\n",
+              full, coldIterations, warmIterations, std::abs(cold - reference) / std::abs(reference),
+              std::abs(warm - reference) / std::abs(reference), (guess - exact).norm() / exact.norm());
+  EXPECT_LT(std::abs(cold - reference), 1e-13 * std::abs(reference));
+  EXPECT_LT(std::abs(warm - reference), 1e-13 * std::abs(reference));
+  EXPECT_LT((guess - exact).norm(), 1e-3 * exact.norm());  // O(dt^2) from the step velocities
+  EXPECT_LT(coldIterations, full);
+  EXPECT_LT(warmIterations, coldIterations);
+}

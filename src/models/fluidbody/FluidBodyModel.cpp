@@ -503,10 +503,21 @@ const std::vector<Column>& FluidBodyModel::logColumns() {
   return c;
 }
 
+Eigen::VectorXd FluidBodyModel::velocityGuess(const State& s) {
+  // (FB-29f): Xi at q_k+1 ~ 3/2 Xi_k+1/2 - 1/2 Xi_k-1/2 from the step velocities of q_previous = (q_k, q_k-1)
+  // (after sub-steps or an impact, the point one step dt behind on the last segment): O(dt^2), from the state alone.
+  const int d = 3 * n_ + 2 * m_;
+  const Eigen::VectorXd q = vec(s, "q"), history = vec(s, "q_previous");
+  if (n_ == 0 || history.size() < d) return {};
+  const Eigen::VectorXd qk = history.head(d);
+  const Eigen::VectorXd late = lagrangian_.stepVelocity(qk, q);
+  if (history.size() < 2 * d) return late;
+  return 1.5 * late - 0.5 * lagrangian_.stepVelocity(history.tail(d), qk);
+}
+
 LogRow FluidBodyModel::logRow(const State& s, const StepReport& last) {
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p");
-  const Eigen::VectorXd Xi = lagrangian_.bodyVelocity(q, p);
-  const double H = lagrangian_.energy(Xi);
+  const double H = lagrangian_.hamiltonian(q, p, velocityGuess(s));
   const fluid::Resolution res = n_ > 0 ? fluid_->resolution() : fluid::Resolution{};  // at q (the solve above)
   const auto& K = lagrangian_.circulations();
   const double rho = cfg_.fluidDensity;
@@ -586,7 +597,7 @@ bool FluidBodyModel::snapshot(const State& s, Snapshot& out) {
   const Eigen::VectorXd q = vec(s, "q"), p = vec(s, "p");
   // Velocities of the state: Xi from the momenta (collective: the fluid solve of the Legendre
   // map), spatial y_dot_j = R(theta_j) V_j, vortex velocities u(gamma_i) (FB-15).
-  const Eigen::VectorXd Xi = lagrangian_.bodyVelocity(q, p);
+  const Eigen::VectorXd Xi = lagrangian_.bodyVelocity(q, p, velocityGuess(s));
   const auto u = m_ > 0 ? lagrangian_.vortexVelocities(Xi) : std::vector<lie::Vec2>{};
   if (n_ > 0) {
     SnapshotMesh bodies;

@@ -65,6 +65,8 @@ class FluidBodyModel : public Model {
   bool snapshot(const State& s, Snapshot& out) override;
   std::string summary(const State& s) override;
 
+  /// The body velocities at q extrapolated from the step velocities of q_previous (FB-29f); empty without them.
+  Eigen::VectorXd velocityGuess(const State& s);
   MidpointLagrangian& lagrangian() { return lagrangian_; }
   const integrators::DelSolver& delSolver() const { return solver_; }
   fluid::Fluid& fluid() { return *fluid_; }

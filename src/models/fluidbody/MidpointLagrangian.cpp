@@ -226,24 +226,51 @@ Eigen::VectorXd MidpointLagrangian::legendre(const Eigen::VectorXd& q, const Eig
   return p;
 }
 
-Eigen::VectorXd MidpointLagrangian::bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p) {
-  const Configuration c = configuration(q);
-  cache_.fluid = false;
-  fluid_.setConfiguration(c.poses, c.vortices);
-  if (n_ == 0) return Eigen::VectorXd(0);
+Eigen::VectorXd MidpointLagrangian::bodyMomenta(const Eigen::VectorXd& q, const Eigen::VectorXd& p) const {
   Eigen::VectorXd P(3 * n_);
   for (int j = 0; j < n_; ++j) {
     P[3 * j] = p[3 * j];
     P.segment<2>(3 * j + 1) = lie::rotation(-q[3 * j]) * p.segment<2>(3 * j + 1);
   }
-  if (n_ >= kIterativeLegendreBodies && isolated_.size() == static_cast<std::size_t>(n_))
-    return kirchhoffSolve(P - fluid_.vortexMomentum());
-  return kirchhoffTensor().llt().solve(P - fluid_.vortexMomentum());
+  return P;
 }
 
-Eigen::VectorXd MidpointLagrangian::kirchhoffSolve(const Eigen::VectorXd& P) {
+Eigen::VectorXd MidpointLagrangian::usableGuess(const Eigen::VectorXd& guess) const {
+  return guess.size() == 3 * n_ && guess.allFinite() ? guess : Eigen::VectorXd();
+}
+
+Eigen::VectorXd MidpointLagrangian::bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
+                                                 const Eigen::VectorXd& guess) {
+  const Configuration c = configuration(q);
+  cache_.fluid = false;
+  fluid_.setConfiguration(c.poses, c.vortices);
+  legendreIterations_ = 0;
+  if (n_ == 0) return Eigen::VectorXd(0);
+  const Eigen::VectorXd P = bodyMomenta(q, p) - fluid_.vortexMomentum();
+  if (n_ >= kIterativeLegendreBodies && isolated_.size() == static_cast<std::size_t>(n_))
+    return kirchhoffSolve(P, usableGuess(guess), 0.0).x;
+  return kirchhoffTensor().llt().solve(P);
+}
+
+double MidpointLagrangian::hamiltonian(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
+                                       const Eigen::VectorXd& guess) {
+  // (FB-29f): H = 1/2 <x, P + r> - W_G equals 1/2 <P, (M + A)^-1 P> - W_G up to 1/2 r^T (M + A)^-1 r.
+  if (!(n_ >= kIterativeLegendreBodies && isolated_.size() == static_cast<std::size_t>(n_)))
+    return energy(bodyVelocity(q, p));
+  const Configuration c = configuration(q);
+  cache_.fluid = false;
+  fluid_.setConfiguration(c.poses, c.vortices);
+  const Eigen::VectorXd P = bodyMomenta(q, p) - fluid_.vortexMomentum();
+  const KirchhoffIterate it = kirchhoffSolve(P, usableGuess(guess), kEnergyRtol);
+  return 0.5 * it.x.dot(P + it.r) - fluid_.kirchhoffRouth();
+}
+
+MidpointLagrangian::KirchhoffIterate MidpointLagrangian::kirchhoffSolve(const Eigen::VectorXd& P, Eigen::VectorXd x0,
+                                                                        double energyRtol) {
   // (FB-29b): CG on the SPD Kirchhoff tensor, applied as M Xi + A Xi (fluid/Fluid::addedMassAction),
-  // preconditioned by the inverses of the bodies' blocks M_j + A_j^iso; stops at |r| <= 1e-13 |P|.
+  // preconditioned by the inverses of the bodies' blocks M_j + A_j^iso; stops at |r| <= 1e-13 |P|, or for the
+  // energy (FB-29f) once 1/2 r^T M^-1 r (>= 1/2 r^T (M + A)^-1 r, A being positive semidefinite) is below
+  // energyRtol times the energy 1/2 <x, P + r> of the iterate (a lower bound of the exact one).
   constexpr double kRtol = 1e-13;
   constexpr int kMaxIterations = 200;
   std::vector<Eigen::LLT<Eigen::Matrix3d>> block;
@@ -258,23 +285,35 @@ Eigen::VectorXd MidpointLagrangian::kirchhoffSolve(const Eigen::VectorXd& P) {
     return z;
   };
   auto apply = [&](const Eigen::VectorXd& x) { return Eigen::VectorXd(massTimes(x) + fluid_.addedMassAction(x)); };
-  Eigen::VectorXd x = precondition(P), r = P - apply(x), z = precondition(r), d = z;
-  double rz = r.dot(z);
+  auto energyConverged = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& r) {
+    if (!(energyRtol > 0.0)) return false;
+    const Eigen::VectorXd unit = Eigen::VectorXd::Ones(r.size());
+    const double bound = 0.5 * r.dot(r.cwiseQuotient(massTimes(unit)));
+    const double kinetic = 0.5 * x.dot(P + r);
+    return kinetic > 0.0 && bound <= energyRtol * kinetic;
+  };
+  KirchhoffIterate it;
+  it.x = x0.size() == P.size() ? std::move(x0) : precondition(P);
+  it.r = P - apply(it.x);
+  legendreIterations_ = 0;
+  Eigen::VectorXd z = precondition(it.r), d = z;
+  double rz = it.r.dot(z);
   const double stop = kRtol * P.norm();
-  for (int it = 0; it < kMaxIterations; ++it) {
-    if (r.norm() <= stop) return x;
+  auto done = [&] { return it.r.norm() <= stop || energyConverged(it.x, it.r); };
+  for (; legendreIterations_ < kMaxIterations; ++legendreIterations_) {
+    if (done()) return it;
     const Eigen::VectorXd Kd = apply(d);
     const double alpha = rz / d.dot(Kd);
-    x += alpha * d;
-    r -= alpha * Kd;
-    z = precondition(r);
-    const double rzNext = r.dot(z);
+    it.x += alpha * d;
+    it.r -= alpha * Kd;
+    z = precondition(it.r);
+    const double rzNext = it.r.dot(z);
     d = z + (rzNext / rz) * d;
     rz = rzNext;
   }
-  if (r.norm() <= stop) return x;
+  if (done()) return it;
   throw NumericalError("inverse Legendre map: conjugate gradients on the Kirchhoff tensor stopped at |r| / |P| = " +
-                       std::to_string(r.norm() / std::max(P.norm(), 1e-300)) + " after " +
+                       std::to_string(it.r.norm() / std::max(P.norm(), 1e-300)) + " after " +
                        std::to_string(kMaxIterations) + " iterations");
 }
 

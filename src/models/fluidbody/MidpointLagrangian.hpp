@@ -28,6 +28,8 @@ struct Configuration {
 /// Fewest bodies whose inverse Legendre map runs by conjugate gradients (FB-29b) rather than on the full
 /// Kirchhoff tensor: the threshold of newton_krylov (FluidBodyModel.hpp), from which A(g) is never formed.
 constexpr int kIterativeLegendreBodies = 12;
+/// Relative accuracy of the kinetic energy by hamiltonian() (FB-29f): below the fluid solves' own round-off.
+constexpr double kEnergyRtol = 1e-15;
 
 class MidpointLagrangian : public integrators::DiscreteLagrangian {
  public:
@@ -65,10 +67,19 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   Eigen::VectorXd legendre(const Eigen::VectorXd& q, const Eigen::VectorXd& Xi);
   /// Xi = (M + A)^-1 (P - M_C) with P from p (the inverse Legendre map of the bodies). Below
   /// kIterativeLegendreBodies bodies by Cholesky of the full tensor (3n solves), from there by
-  /// conjugate gradients on A Xi (two solves per iteration, (FB-29b)).
-  Eigen::VectorXd bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p);
+  /// conjugate gradients on A Xi (two solves per iteration, (FB-29b)), from `guess` when it is given.
+  Eigen::VectorXd bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& guess = {});
   /// H = 1/2 <(M + A) Xi, Xi> - W_G at q (fluid solved at q by the last call).
   double energy(const Eigen::VectorXd& Xi) const;
+  /// H(q, p) without Xi to full accuracy (FB-29f): H = 1/2 <x, P - M_C + r> - W_G, r = P - M_C - (M + A) x, whose
+  /// error 1/2 r^T (M + A)^-1 r <= 1/2 r^T M^-1 r is second order in r; from kIterativeLegendreBodies bodies
+  /// the conjugate gradients of (FB-29b) stop once that bound is below kEnergyRtol of the kinetic part, starting
+  /// from `guess` (body velocities, e.g. extrapolated from the last steps) when it is given. Fluid solved at q.
+  double hamiltonian(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& guess = {});
+  /// The discrete body velocities Xi_k = log(g_k^-1 g_k+1) / h of the step (q0, q1) (FB-23).
+  Eigen::VectorXd stepVelocity(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const { return midpoint(q0, q1).Xi; }
+  /// Conjugate-gradient iterations of the last inverse Legendre map (FB-29b, FB-29f); 0 on the Cholesky path.
+  int legendreIterations() const { return legendreIterations_; }
   /// The discrete energy E_d = -dL_d/dh (FB-83): H at the midpoint configuration with the discrete
   /// body velocity Xi_k (performs the fluid solve at the midpoint).
   double discreteEnergy(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1);
@@ -92,8 +103,17 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   Midpoint midpoint(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const;
   /// M Xi, M = diag(i_j, m_j, m_j) per body.
   Eigen::VectorXd massTimes(const Eigen::VectorXd& Xi) const;
-  /// (M + A) Xi = P by conjugate gradients preconditioned by the blocks M_j + A_j^iso (FB-29b).
-  Eigen::VectorXd kirchhoffSolve(const Eigen::VectorXd& P);
+  /// (M + A) Xi = P by conjugate gradients preconditioned by the blocks M_j + A_j^iso (FB-29b), from x0 (empty:
+  /// the preconditioned P); stops at |r| <= 1e-13 |P| or, with energyRtol > 0, once 1/2 r^T M^-1 r <=
+  /// energyRtol 1/2 <x, P + r> (FB-29f). Returns x and its recurrence residual r.
+  struct KirchhoffIterate {
+    Eigen::VectorXd x, r;
+  };
+  KirchhoffIterate kirchhoffSolve(const Eigen::VectorXd& P, Eigen::VectorXd x0, double energyRtol);
+  /// `guess` if it is a finite vector of body velocities, else empty (CG from the preconditioned P).
+  Eigen::VectorXd usableGuess(const Eigen::VectorXd& guess) const;
+  /// P = (P_Omega, R^T p_y) per body from the momenta p at q (the body-frame momenta of the Legendre map).
+  Eigen::VectorXd bodyMomenta(const Eigen::VectorXd& q, const Eigen::VectorXd& p) const;
 
   /// Kirchhoff tensor and midpoint angles of the last slotDerivatives call, so the
   /// approximate Jacobian at the same point costs no fluid solve.
@@ -110,6 +130,7 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   std::vector<double> K_;
   double rho_, h_;
   int n_, m_;
+  int legendreIterations_ = 0;
 };
 
 }  // namespace kirchhoff::fluidbody
