@@ -212,6 +212,9 @@ class Loop {
       if (!bad && fs::is_directory(store_->directory(), ec))
         for (const auto& e : fs::directory_iterator(store_->directory(), ec))
           if (e.path().extension() == ".tmp") fs::remove(e.path(), ec);
+      // summary.json describes the run that ended last; this one writes its own at its end. Removed now, so
+      // that a run killed before then (SIGKILL, a lost node) leaves none rather than its predecessor's.
+      if (!bad) fs::remove(opt_.outdir + "/summary.json", ec);
     }
     MPI_Bcast(&bad, 1, MPI_INT, 0, comm_);
     if (bad) {

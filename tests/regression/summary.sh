@@ -59,6 +59,14 @@ expect_exit 75 "$BIN/$DRIVER" deck.yaml -o stop --max-wall 0.01
 check stop 1 75 0 0
 expect_exit 0 "$BIN/$DRIVER" deck.yaml -o stop --restart
 check stop 1 0 0 40
+# A run killed before its end (kill -9) leaves no summary.json, not the one of the run before it in the folder.
+"$BIN/$DRIVER" deck.yaml -o stop --restart --steps 100000000 > killed.log 2>&1 &
+killed=$!
+for _ in $(seq 100); do [ -f stop/summary.json ] || break; sleep 0.1; done
+sleep 0.5
+kill -9 $killed 2>/dev/null || fail "the run to kill ended by itself: $(cat killed.log)"
+wait $killed 2>/dev/null || true
+[ ! -e stop/summary.json ] || fail "a killed run left the summary of the run before it: $(cat stop/summary.json)"
 expect_exit 0 "$BIN/$DRIVER" deck.yaml -o part --steps 20
 expect_exit 0 "$BIN/$DRIVER" deck.yaml -o part --restart
 check part 1 0 20 40
