@@ -730,18 +730,21 @@ void BoundaryFluid::enableRefinement(std::vector<RefinableShape> shapes, const G
                              " discretization cannot be refined toward close neighbours (use nystrom or gauss_panels)");
   refinement_ = std::make_unique<GapRefinement>(std::move(base), std::move(shapes), panels, tolerance);
   plan_ = RefinementPlan(static_cast<std::size_t>(bodyCount()));
-  sharpening_ = 0;
+  sharpening_.assign(static_cast<std::size_t>(bodyCount()), 0);
 }
 
 bool BoundaryFluid::refineFor(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin) {
   // (FB-64)-(FB-66): the plan is a function of the arguments alone, so is the discretization built from it.
-  // Where the estimate exceeds the tolerance the plan is sharpened (every refined panel halved), up to
-  // kMaxSharpening times, always from sharpening 0.
+  // Each refined body whose estimate exceeds the tolerance is sharpened (its refined panels halved), up to
+  // kMaxSharpening times, always from no sharpening.
   if (!refinement_) return false;
+  const int n = bodyCount();
   const RefinementPlan before = plan_;
-  const int sharpenedBefore = sharpening_;
+  const std::vector<int> sharpenedBefore = sharpening_;
+  std::vector<int> s(static_cast<std::size_t>(n), 0);
   Resolution res;
-  for (int s = 0;; ++s) {
+  int worst = -1;  // a body still above the tolerance at the last sharpening
+  for (;;) {
     const RefinementPlan plan = refinement_->plan(poses, vortices, margin, res, s);
     if (plan != plan_ || s != sharpening_) {
       plan_ = plan;  // before install: the new system's relaxation follows it (FB-93b)
@@ -749,15 +752,25 @@ bool BoundaryFluid::refineFor(const std::vector<lie::Pose>& poses, const Vortice
       install(refinement_->build(plan, s));
     }
     res.unknowns = layout_.nodes + bodyCount();
-    res.errorEstimate = res.refinedBodies > 0 ? estimateError(poses, vortices) : 0.0;
-    if (res.errorEstimate <= res.tolerance || res.refinedBodies == 0 || s == GapRefinement::kMaxSharpening) break;
+    const std::vector<double> E = res.refinedBodies > 0 ? estimateErrors(poses, vortices)
+                                                        : std::vector<double>(static_cast<std::size_t>(n), 0.0);
+    res.errorEstimate = E.empty() ? 0.0 : *std::max_element(E.begin(), E.end());
+    bool sharpened = false;
+    for (int j = 0; j < n; ++j) {
+      if (!(E[j] > res.tolerance)) continue;
+      if (s[j] == GapRefinement::kMaxSharpening) worst = j;
+      else ++s[j], sharpened = true;
+    }
+    if (!sharpened || worst >= 0) break;
   }
   const bool changed = plan_ != before || sharpening_ != sharpenedBefore;
   resolution_ = res;
   if (res.errorEstimate > res.tolerance) {
     std::ostringstream os;
     os << "the fluid is not resolved to fluid.tolerance = " << res.tolerance << " (estimate "
-       << res.errorEstimate << " with the refined panels halved " << sharpening_ << " times)";
+       << res.errorEstimate;
+    if (worst >= 0) os << " on body " << worst << " with its refined panels halved " << sharpening_[worst] << " times";
+    os << ")";
     if (res.gapBodies[0] >= 0) os << "; closest bodies " << res.gapBodies[0] << " and " << res.gapBodies[1] << ", gap " << res.minGap;
     if (res.vortexBody[0] >= 0)
       os << "; closest vortex " << res.vortexBody[0] << " at " << res.minVortexDistance << " from body "
@@ -774,13 +787,14 @@ void BoundaryFluid::relaxUnlessRefined() {
   system_->setRelaxation(options_.relaxation && !refined);
 }
 
-double BoundaryFluid::estimateError(const std::vector<lie::Pose>& poses, const Vortices& vortices) {
+std::vector<double> BoundaryFluid::estimateErrors(const std::vector<lie::Pose>& poses, const Vortices& vortices) {
   // (FB-66): on every graded body, sum_P l_P |Legendre tail| of each density that carries A(g) and the
   // vortex velocities (the rigid densities of the refined bodies, the image density), relative to
   // max |sigma| times the perimeter. Solved at (poses, vortices); the solves leave no guess behind.
   setConfiguration(poses, vortices);
   const auto* mixed = dynamic_cast<const MixedDiscretization*>(disc_.get());
-  if (!mixed) return 0.0;
+  std::vector<double> est(static_cast<std::size_t>(bodyCount()), 0.0);
+  if (!mixed) return est;
   const int n = bodyCount(), N = layout_.nodes;
   std::vector<int> refined;
   for (int j = 0; j < n; ++j)
@@ -800,7 +814,6 @@ double BoundaryFluid::estimateError(const std::vector<lie::Pose>& poses, const V
   // Scales: the largest rigid density (a disk's rotation density is zero, its tail round-off) and the
   // image density's own.
   const double rigidScale = X.cols() ? sig.leftCols(X.cols()).cwiseAbs().maxCoeff() : 0.0;
-  double est = 0.0;
   for (int c = 0; c < sig.cols(); ++c) {
     const double scale = c < X.cols() ? rigidScale : sig.col(c).cwiseAbs().maxCoeff();
     if (!(scale > 0.0)) continue;
@@ -810,12 +823,12 @@ double BoundaryFluid::estimateError(const std::vector<lie::Pose>& poses, const V
       double perimeter = 0.0;
       for (double w : disc_->body(j).weight) perimeter += w;
       const Eigen::VectorXd v = sig.col(c).segment(layout_.offset[j], layout_.bodySize(j));
-      est = std::max(est, g->legendreTail(mixed->part(j).body, v.data()) / (scale * perimeter));
+      est[j] = std::max(est[j], g->legendreTail(mixed->part(j).body, v.data()) / (scale * perimeter));
     }
   }
   forgetSolutions();
   // Every rank stops or goes on alike.
-  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, &est, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  if (ranks_ > 1) MPI_Allreduce(MPI_IN_PLACE, est.data(), static_cast<int>(est.size()), MPI_DOUBLE, MPI_MAX, comm_);
   return est;
 }
 

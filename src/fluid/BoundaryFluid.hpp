@@ -82,6 +82,8 @@ class BoundaryFluid : public Fluid {
   void enableRefinement(std::vector<RefinableShape> shapes, const GaussPanelOptions& panels, double tolerance);
   bool refineFor(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin) override;
   Resolution resolution() const override { return resolution_; }
+  /// Per body how often refineFor halved its refined panels (FB-66); all 0 without refinement.
+  const std::vector<int>& sharpening() const { return sharpening_; }
   const GapRefinement* refinement() const { return refinement_.get(); }
 
   /// F(q) = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> at the current configuration.
@@ -148,8 +150,9 @@ class BoundaryFluid : public Fluid {
   enum class Slot { RigidAndImage, Rigid, Image, VortexAdjoint, Motion, MotionAdjoint, GradientAdjoint };
   /// Builds everything that depends on the discretization (construction, refineFor).
   void install(std::shared_ptr<const Discretization> disc);
-  /// (FB-66): Legendre tails of the densities of the refined bodies at (poses, vortices).
-  double estimateError(const std::vector<lie::Pose>& poses, const Vortices& vortices);
+  /// (FB-66): per body the Legendre tails of the densities of the refined bodies at (poses, vortices), 0 for
+  /// a body on its base discretization (the same on every rank).
+  std::vector<double> estimateErrors(const std::vector<lie::Pose>& poses, const Vortices& vortices);
   void placeNodes(const std::vector<lie::Pose>& poses);
   /// Augmented self-blocks [M_jj 1; w^T 0] of every body (rows and columns: nodes of j, multiplier of j).
   std::vector<Eigen::MatrixXd> augmentedSelfBlocks() const;
@@ -248,7 +251,7 @@ class BoundaryFluid : public Fluid {
   int ranks_ = 1, rank_ = 0;
   std::unique_ptr<GapRefinement> refinement_;
   RefinementPlan plan_;  // of the installed discretization (empty: the base)
-  int sharpening_ = 0;   // and its sharpening (GapRefinement::plan)
+  std::vector<int> sharpening_;  // and each body's sharpening (GapRefinement::plan)
   Resolution resolution_;
 };
 

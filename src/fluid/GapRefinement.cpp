@@ -86,10 +86,11 @@ GradedPoint GapRefinement::graded(int j, int piece, double t, double finest) con
 }
 
 RefinementPlan GapRefinement::plan(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin,
-                                   Resolution& res, int sharpening) const {
+                                   Resolution& res, const std::vector<int>& sharpening) const {
   const int n = static_cast<int>(shapes_.size()), m = vortices.size();
-  const double finestPerGap = std::ldexp(finestPerGap_, -sharpening);
-  const double finestPerDistance = std::ldexp(finestPerDistance_, -sharpening);
+  auto halvings = [&](int j) { return sharpening.empty() ? 0 : sharpening[static_cast<std::size_t>(j)]; };
+  auto finestPerGap = [&](int j) { return std::ldexp(finestPerGap_, -halvings(j)); };
+  auto finestPerDistance = [&](int j) { return std::ldexp(finestPerDistance_, -halvings(j)); };
   RefinementPlan plan(n);
   res = Resolution{};
   res.tolerance = tolerance_;
@@ -113,8 +114,8 @@ RefinementPlan GapRefinement::plan(const std::vector<lie::Pose>& poses, const Vo
       tooClose("bodies " + std::to_string(j) + " and " + std::to_string(k), a.distance,
                std::min(radius_[j], radius_[k]));
       const double gap = std::max(a.distance - 2.0 * margin, 0.25 * a.distance);
-      if (gap < switch_[j]) plan[j].push_back(graded(j, a.piece, a.t, finestPerGap * gap));
-      if (gap < switch_[k]) plan[k].push_back(graded(k, b.piece, b.t, finestPerGap * gap));
+      if (gap < switch_[j]) plan[j].push_back(graded(j, a.piece, a.t, finestPerGap(j) * gap));
+      if (gap < switch_[k]) plan[k].push_back(graded(k, b.piece, b.t, finestPerGap(k) * gap));
     }
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
@@ -128,7 +129,7 @@ RefinementPlan GapRefinement::plan(const std::vector<lie::Pose>& poses, const Vo
         res.minVortexDistance = p.distance, res.vortexBody[0] = i, res.vortexBody[1] = j;
       tooClose("vortex " + std::to_string(i) + " and body " + std::to_string(j), p.distance, radius_[j]);
       const double d = std::max(p.distance - margin, 0.25 * p.distance);
-      if (d < switch_[j]) plan[j].push_back(graded(j, p.piece, p.t, finestPerDistance * d));
+      if (d < switch_[j]) plan[j].push_back(graded(j, p.piece, p.t, finestPerDistance(j) * d));
     }
   for (auto& points : plan) {
     std::sort(points.begin(), points.end());
@@ -140,7 +141,8 @@ RefinementPlan GapRefinement::plan(const std::vector<lie::Pose>& poses, const Vo
   return plan;
 }
 
-std::shared_ptr<const Discretization> GapRefinement::build(const RefinementPlan& plan, int sharpening) const {
+std::shared_ptr<const Discretization> GapRefinement::build(const RefinementPlan& plan,
+                                                           const std::vector<int>& sharpening) const {
   const int n = static_cast<int>(shapes_.size());
   if (std::all_of(plan.begin(), plan.end(), [](const auto& p) { return p.empty(); })) return base_;
   std::vector<MixedDiscretization::Part> parts;
@@ -151,7 +153,7 @@ std::shared_ptr<const Discretization> GapRefinement::build(const RefinementPlan&
       continue;
     }
     GaussPanelOptions o = panels_[j];
-    o.maxPanel = std::ldexp(o.maxPanel, -sharpening);
+    o.maxPanel = std::ldexp(o.maxPanel, sharpening.empty() ? 0 : -sharpening[static_cast<std::size_t>(j)]);
     PiecewiseCurve curve;
     std::vector<std::array<int, 2>> levels;
     // The finest panel at a graded point (FB-64), at least one level below the uniform panels; the

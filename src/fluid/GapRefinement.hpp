@@ -49,13 +49,13 @@ class GapRefinement {
 
   /// The plan for every configuration within `margin` of (poses, vortices); fills the closest pair,
   /// the closest vortex and refinedBodies of `res`. Throws NumericalError for a gap below kMinGap.
-  /// `sharpening` s >= 0 halves the finest panels s times (FB-66: the step up when the estimate exceeds
-  /// the tolerance).
+  /// `sharpening[j]` = s >= 0 halves body j's finest panels s times (FB-66: the step up where its estimate
+  /// exceeds the tolerance); empty: none.
   RefinementPlan plan(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin,
-                      Resolution& res, int sharpening = 0) const;
-  /// The base itself when the plan refines nothing, else the mixed discretization; `sharpening` halves
-  /// the uniform panels of the refined bodies as often.
-  std::shared_ptr<const Discretization> build(const RefinementPlan& plan, int sharpening = 0) const;
+                      Resolution& res, const std::vector<int>& sharpening = {}) const;
+  /// The base itself when the plan refines nothing, else the mixed discretization; `sharpening[j]` halves
+  /// the uniform panels of refined body j as often.
+  std::shared_ptr<const Discretization> build(const RefinementPlan& plan, const std::vector<int>& sharpening = {}) const;
   /// Distance to a neighbour below which body j leaves its base discretization (FB-64).
   double switchDistance(int j) const { return switch_[static_cast<std::size_t>(j)]; }
   double tolerance() const { return tolerance_; }

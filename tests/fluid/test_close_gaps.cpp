@@ -170,6 +170,41 @@ TEST(CloseGaps, FarBodiesKeepTheBaseDiscretizationBitwise) {
   EXPECT_EQ(&f->discretization(), before);
 }
 
+TEST(CloseGaps, SharpeningHalvesOnlyTheBodiesAboveTheTolerance) {
+  // (FB-66): of an ellipse (0.6 x 0.3, 192 nodes) and a disk (radius 0.4, 128 nodes) 0.03 apart off the ellipse's
+  // tip, the ellipse needs its panels halved; the disk and two disks 0.01 apart far from them do not, and those
+  // keep the plan they have alone, to the node.
+  auto build = [](const std::vector<SmoothCurve>& curves, const std::vector<int>& nodes) {
+    std::vector<Polygon> outlines;
+    std::vector<RefinableShape> shapes;
+    for (std::size_t j = 0; j < curves.size(); ++j) {
+      outlines.push_back(curveOutline(curves[j], nodes[j]));
+      shapes.push_back(refinableShape(curves[j]));
+    }
+    SolverOptions o;
+    o.solver = PanelSolver::Direct;
+    auto f = std::make_unique<BoundaryFluid>(PETSC_COMM_SELF, outlines, std::make_unique<NystromDiscretization>(curves, nodes),
+                                             1.0, o, "close_test_");
+    f->enableRefinement(shapes, GaussPanelOptions{}, 1e-8);
+    return f;
+  };
+  const std::vector<lie::Pose> pair{lie::Pose{0.0, Vec2(10.0, 0.0)}, lie::Pose{0.4, Vec2(11.01, 0.0)}};
+  auto alone = build({circleCurve(0.5), circleCurve(0.5)}, {64, 64});
+  alone->refineFor(pair, Vortices{}, 0.0);
+  auto four = build({circleCurve(0.5), circleCurve(0.5), ellipseCurve(0.6, 0.3), circleCurve(0.4)}, {64, 64, 192, 128});
+  four->refineFor({pair[0], pair[1], lie::Pose{0.0, Vec2(0.0, 0.0)}, lie::Pose{0.0, Vec2(0.6 + 0.03 + 0.4, 0.0)}},
+                  Vortices{}, 0.0);
+  const std::vector<int>& s = four->sharpening();
+  std::printf("sharpening per body %d %d %d %d; estimate %.2e; far pair %d + %d nodes (alone %d + %d)\n", s[0], s[1],
+              s[2], s[3], four->resolution().errorEstimate, four->layout().bodySize(0), four->layout().bodySize(1),
+              alone->layout().bodySize(0), alone->layout().bodySize(1));
+  EXPECT_LE(four->resolution().errorEstimate, 1e-8);
+  EXPECT_EQ(s, std::vector<int>({0, 0, 1, 0}));
+  EXPECT_EQ(alone->sharpening(), std::vector<int>({0, 0}));
+  for (int j = 0; j < 2; ++j) EXPECT_EQ(four->layout().bodySize(j), alone->layout().bodySize(j)) << "body " << j;
+  EXPECT_GT(four->layout().bodySize(0), 64);  // refined toward its neighbour
+}
+
 /// Errors of the vortex velocity and W_G against the circle theorem (FB-32) for a vortex at distance
 /// d from the fixed unit disk (64 Nystrom nodes), and of M_C.
 void vortexErrors(double d, double& eu, double& erouth, double& emom, Resolution& res) {
