@@ -78,6 +78,8 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   double hamiltonian(const Eigen::VectorXd& q, const Eigen::VectorXd& p, const Eigen::VectorXd& guess = {});
   /// The discrete body velocities Xi_k = log(g_k^-1 g_k+1) / h of the step (q0, q1) (FB-23).
   Eigen::VectorXd stepVelocity(const Eigen::VectorXd& q0, const Eigen::VectorXd& q1) const { return midpoint(q0, q1).Xi; }
+  /// P = (P_Omega, R^T p_y) per body from the momenta p at q (the body-frame momenta of the Legendre map).
+  Eigen::VectorXd bodyMomenta(const Eigen::VectorXd& q, const Eigen::VectorXd& p) const;
   /// Conjugate-gradient iterations of the last inverse Legendre map (FB-29b, FB-29f); 0 on the Cholesky path.
   int legendreIterations() const { return legendreIterations_; }
   /// The discrete energy E_d = -dL_d/dh (FB-83): H at the midpoint configuration with the discrete
@@ -112,8 +114,6 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   KirchhoffIterate kirchhoffSolve(const Eigen::VectorXd& P, Eigen::VectorXd x0, double energyRtol);
   /// `guess` if it is a finite vector of body velocities, else empty (CG from the preconditioned P).
   Eigen::VectorXd usableGuess(const Eigen::VectorXd& guess) const;
-  /// P = (P_Omega, R^T p_y) per body from the momenta p at q (the body-frame momenta of the Legendre map).
-  Eigen::VectorXd bodyMomenta(const Eigen::VectorXd& q, const Eigen::VectorXd& p) const;
 
   /// Kirchhoff tensor and midpoint angles of the last slotDerivatives call, so the
   /// approximate Jacobian at the same point costs no fluid solve.
