@@ -62,7 +62,7 @@ def analyse(outdir, seconds=None, steps_run=None):
     impacts = col.get("impacts", np.zeros_like(t))
     loss = col.get("impact_energy_loss", np.zeros_like(t))
     print(f"# {outdir}: {len(t) - 1} steps to t = {t[-1]:g}")
-    print(f"impacts {impacts[-1]:.0f}, smallest gap {gap.min():.6g} (step {int(np.argmin(gap))})")
+    print(f"impacts {impacts[-1]:.0f}, smallest gap {gap.min():.6g} (step {int(col['step'][np.argmin(gap)])})")
     dE = (E + loss - E[0]) / abs(E[0])
     print(f"energy (+ impact loss): largest |dE/E0| {np.abs(dE).max():.3e}, final {dE[-1]:.3e}")
     print(f"momentum maps: largest |J - J0| / max(|J0|, sqrt(2 H0)) {np.abs(J - J[0]).max() / scale:.3e}")
