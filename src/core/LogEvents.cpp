@@ -8,10 +8,10 @@ namespace kirchhoff {
 
 namespace {
 
-constexpr std::array<const char*, 15> kEventNames = {
+constexpr std::array<const char*, 16> kEventNames = {
     "PanelAssembly",   "PanelFactor", "PanelSolve",   "PanelGradient",  "PanelNearField", "PanelMultipole", "VortexNearField",
     "VortexMultipole", "DELResidual", "DELJacobian", "IOCheckpoint", "IOInvariantLog", "IOSnapshot", "KirchhoffSolve",
-    "PanelPairFactor"};
+    "PanelPairFactor", "FluidEstimate"};
 
 PetscBool petscUp() {
   PetscBool up = PETSC_FALSE;

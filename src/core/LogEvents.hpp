@@ -23,6 +23,7 @@ enum class Phase {
   Snapshot,       ///< snapshots.h5 writes
   KirchhoffSolve, ///< the bordered Kirchhoff tensor solve of the coupled Newton direction (FB-91)
   PanelPairFactor,  ///< close-pair preconditioner blocks: assembly and factorization (FB-96)
+  FluidEstimate,    ///< the refined bodies' error estimate and its solves (FB-66)
 };
 
 /// The PETSc event of a phase, registered on first use (PETSc must be initialized).

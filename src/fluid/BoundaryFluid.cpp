@@ -791,6 +791,7 @@ std::vector<double> BoundaryFluid::estimateErrors(const std::vector<lie::Pose>& 
   // (FB-66): on every graded body, sum_P l_P |Legendre tail| of each density that carries A(g) and the
   // vortex velocities (the rigid densities of the refined bodies, the image density), relative to
   // max |sigma| times the perimeter. Solved at (poses, vortices); the solves leave no guess behind.
+  ScopedEvent ev(Phase::FluidEstimate);
   setConfiguration(poses, vortices);
   const auto* mixed = dynamic_cast<const MixedDiscretization*>(disc_.get());
   std::vector<double> est(static_cast<std::size_t>(bodyCount()), 0.0);
