@@ -18,6 +18,10 @@ constexpr double kTwoPiGap = 6.28318530717958647692528676655900577;
 /// Nystrom: the trapezoidal error of a neighbour at distance d with spacing h is ~ exp(-2 pi d / h)
 /// (FB-64); switching at h ln(1/tol) / (2 pi) times this margin (measured in tests/fluid/test_close_gaps.cpp).
 constexpr double kNystromSafety = 1.5;
+/// How often body j's refined panels are halved (FB-66); an empty list: never.
+int halvings(const std::vector<int>& sharpening, int j) {
+  return sharpening.empty() ? 0 : sharpening[static_cast<std::size_t>(j)];
+}
 }  // namespace
 
 bool GradedPoint::operator<(const GradedPoint& o) const {
@@ -88,9 +92,8 @@ GradedPoint GapRefinement::graded(int j, int piece, double t, double finest) con
 RefinementPlan GapRefinement::plan(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin,
                                    Resolution& res, const std::vector<int>& sharpening) const {
   const int n = static_cast<int>(shapes_.size()), m = vortices.size();
-  auto halvings = [&](int j) { return sharpening.empty() ? 0 : sharpening[static_cast<std::size_t>(j)]; };
-  auto finestPerGap = [&](int j) { return std::ldexp(finestPerGap_, -halvings(j)); };
-  auto finestPerDistance = [&](int j) { return std::ldexp(finestPerDistance_, -halvings(j)); };
+  auto finestPerGap = [&](int j) { return std::ldexp(finestPerGap_, -halvings(sharpening, j)); };
+  auto finestPerDistance = [&](int j) { return std::ldexp(finestPerDistance_, -halvings(sharpening, j)); };
   RefinementPlan plan(n);
   res = Resolution{};
   res.tolerance = tolerance_;
@@ -153,7 +156,7 @@ std::shared_ptr<const Discretization> GapRefinement::build(const RefinementPlan&
       continue;
     }
     GaussPanelOptions o = panels_[j];
-    o.maxPanel = std::ldexp(o.maxPanel, sharpening.empty() ? 0 : -sharpening[static_cast<std::size_t>(j)]);
+    o.maxPanel = std::ldexp(o.maxPanel, -halvings(sharpening, j));
     PiecewiseCurve curve;
     std::vector<std::array<int, 2>> levels;
     // The finest panel at a graded point (FB-64), at least one level below the uniform panels; the

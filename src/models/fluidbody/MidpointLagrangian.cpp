@@ -239,28 +239,32 @@ Eigen::VectorXd MidpointLagrangian::usableGuess(const Eigen::VectorXd& guess) co
   return guess.size() == 3 * n_ && guess.allFinite() ? guess : Eigen::VectorXd();
 }
 
-Eigen::VectorXd MidpointLagrangian::bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
-                                                 const Eigen::VectorXd& guess) {
+bool MidpointLagrangian::iterativeLegendre() const {
+  return n_ >= kIterativeLegendreBodies && isolated_.size() == static_cast<std::size_t>(n_);
+}
+
+Eigen::VectorXd MidpointLagrangian::momentaAt(const Eigen::VectorXd& q, const Eigen::VectorXd& p) {
   const Configuration c = configuration(q);
   cache_.fluid = false;
   fluid_.setConfiguration(c.poses, c.vortices);
   legendreIterations_ = 0;
   if (n_ == 0) return Eigen::VectorXd(0);
-  const Eigen::VectorXd P = bodyMomenta(q, p) - fluid_.vortexMomentum();
-  if (n_ >= kIterativeLegendreBodies && isolated_.size() == static_cast<std::size_t>(n_))
-    return kirchhoffSolve(P, usableGuess(guess), 0.0).x;
+  return bodyMomenta(q, p) - fluid_.vortexMomentum();
+}
+
+Eigen::VectorXd MidpointLagrangian::bodyVelocity(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
+                                                 const Eigen::VectorXd& guess) {
+  const Eigen::VectorXd P = momentaAt(q, p);
+  if (n_ == 0) return P;
+  if (iterativeLegendre()) return kirchhoffSolve(P, usableGuess(guess), 0.0).x;
   return kirchhoffTensor().llt().solve(P);
 }
 
 double MidpointLagrangian::hamiltonian(const Eigen::VectorXd& q, const Eigen::VectorXd& p,
                                        const Eigen::VectorXd& guess) {
   // (FB-29f): H = 1/2 <x, P + r> - W_G equals 1/2 <P, (M + A)^-1 P> - W_G up to 1/2 r^T (M + A)^-1 r.
-  if (!(n_ >= kIterativeLegendreBodies && isolated_.size() == static_cast<std::size_t>(n_)))
-    return energy(bodyVelocity(q, p));
-  const Configuration c = configuration(q);
-  cache_.fluid = false;
-  fluid_.setConfiguration(c.poses, c.vortices);
-  const Eigen::VectorXd P = bodyMomenta(q, p) - fluid_.vortexMomentum();
+  if (!iterativeLegendre()) return energy(bodyVelocity(q, p));
+  const Eigen::VectorXd P = momentaAt(q, p);
   const KirchhoffIterate it = kirchhoffSolve(P, usableGuess(guess), kEnergyRtol);
   return 0.5 * it.x.dot(P + it.r) - fluid_.kirchhoffRouth();
 }
@@ -285,10 +289,10 @@ MidpointLagrangian::KirchhoffIterate MidpointLagrangian::kirchhoffSolve(const Ei
     return z;
   };
   auto apply = [&](const Eigen::VectorXd& x) { return Eigen::VectorXd(massTimes(x) + fluid_.addedMassAction(x)); };
+  const Eigen::VectorXd mass = massTimes(Eigen::VectorXd::Ones(3 * n_));
   auto energyConverged = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& r) {
     if (!(energyRtol > 0.0)) return false;
-    const Eigen::VectorXd unit = Eigen::VectorXd::Ones(r.size());
-    const double bound = 0.5 * r.dot(r.cwiseQuotient(massTimes(unit)));
+    const double bound = 0.5 * r.dot(r.cwiseQuotient(mass));
     const double kinetic = 0.5 * x.dot(P + r);
     return kinetic > 0.0 && bound <= energyRtol * kinetic;
   };

@@ -114,6 +114,10 @@ class MidpointLagrangian : public integrators::DiscreteLagrangian {
   KirchhoffIterate kirchhoffSolve(const Eigen::VectorXd& P, Eigen::VectorXd x0, double energyRtol);
   /// `guess` if it is a finite vector of body velocities, else empty (CG from the preconditioned P).
   Eigen::VectorXd usableGuess(const Eigen::VectorXd& guess) const;
+  /// The inverse Legendre map runs by CG (FB-29b): from kIterativeLegendreBodies bodies with their isolated added masses.
+  bool iterativeLegendre() const;
+  /// Sets the fluid at q and returns P - M_C (3n), the right-hand side of the inverse Legendre map.
+  Eigen::VectorXd momentaAt(const Eigen::VectorXd& q, const Eigen::VectorXd& p);
 
   /// Kirchhoff tensor and midpoint angles of the last slotDerivatives call, so the
   /// approximate Jacobian at the same point costs no fluid solve.
