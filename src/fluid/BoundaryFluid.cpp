@@ -806,7 +806,8 @@ std::vector<double> BoundaryFluid::estimateErrors(const std::vector<lie::Pose>& 
     for (int p = layout_.offset[j]; p < layout_.offset[j + 1]; ++p)
       for (int k = 0; k < 3; ++k) R(system_->panelIndex(p), 3 * static_cast<int>(r) + k) = rigid_(p, k);
   }
-  const Eigen::MatrixXd X = system_->solve(R, false, static_cast<int>(Slot::Rigid));
+  const double rtol = GapRefinement::kEstimateSolveFraction * refinement_->tolerance();
+  const Eigen::MatrixXd X = system_->solve(R, false, static_cast<int>(Slot::Rigid), rtol);
   Eigen::MatrixXd sig(N, X.cols() + 1);
   for (int p = 0; p < N; ++p) {
     sig.row(p).head(X.cols()) = X.row(system_->panelIndex(p));

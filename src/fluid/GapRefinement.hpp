@@ -72,6 +72,9 @@ class GapRefinement {
   /// Sharpenings tried before a configuration whose estimate exceeds the tolerance stops the run: each
   /// halves every panel of the refined bodies (order-16 panels: ~2^-16 of the error, when resolved).
   static constexpr int kMaxSharpening = 3;
+  /// The estimate's densities are solved to this fraction of the tolerance (iterative path; the solves' error
+  /// then moves an estimate near the tolerance by about as much, relative: the stop is a Legendre tail, not a digit).
+  static constexpr double kEstimateSolveFraction = 1e-2;
   /// Smallest gap (body-body, vortex-body) resolved, relative to the body's radius.
   static constexpr double kMinGap = 1e-5;
 

@@ -156,7 +156,30 @@ void BoundarySystem::setWarmStart(bool on) {
   if (!on) guesses_.clear();
 }
 
-Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose, int slot) const {
+namespace {
+/// The KSP's relative tolerance raised to `rtol` (if that is looser) for one scope, restored after it.
+class LooserTolerance {
+ public:
+  LooserTolerance(KSP ksp, double rtol) : ksp_(ksp) {
+    KIRCHHOFF_PETSC_THROW(KSPGetTolerances(ksp_, &rtol_, &atol_, &dtol_, &maxits_));
+    if (rtol > rtol_) KIRCHHOFF_PETSC_THROW(KSPSetTolerances(ksp_, rtol, atol_, dtol_, maxits_));
+    changed_ = rtol > rtol_;
+  }
+  ~LooserTolerance() {
+    if (changed_) (void)KSPSetTolerances(ksp_, rtol_, atol_, dtol_, maxits_);
+  }
+  LooserTolerance(const LooserTolerance&) = delete;
+  LooserTolerance& operator=(const LooserTolerance&) = delete;
+
+ private:
+  KSP ksp_;
+  PetscReal rtol_ = 0.0, atol_ = 0.0, dtol_ = 0.0;
+  PetscInt maxits_ = 0;
+  bool changed_ = false;
+};
+}  // namespace
+
+Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose, int slot, double rtol) const {
   ScopedEvent ev(Phase::PanelSolve);
   if (direct_) {
     lastIterations_ = 0;
@@ -171,6 +194,7 @@ Eigen::MatrixXd BoundarySystem::solve(const Eigen::MatrixXd& rhs, bool transpose
   const bool warm = warmStart_ && slot >= 0;
   if (warm && guesses_.size() <= static_cast<std::size_t>(slot)) guesses_.resize(static_cast<std::size_t>(slot) + 1);
   Slot* memory = warm ? &guesses_[static_cast<std::size_t>(slot)] : nullptr;
+  const LooserTolerance looser(ksp_, rtol);
   if (memory && (memory->x.rows() != size_ || memory->x.cols() != rhs.cols())) memory = nullptr;
   if (memory && memory->db.size() == size_ && rhs.cols() == 1 &&
       (rhs.col(0) - memory->b.col(0) - memory->db).norm() < (rhs.col(0) - memory->b.col(0)).norm()) {

@@ -83,8 +83,9 @@ class BoundarySystem {
   void update();
   /// Solves A X = R (or A^T X = R), R and X replicated, size() x k. Collective. With warm starts
   /// on, a `slot` >= 0 names a family of right-hand sides: the KSP path starts from the solution
-  /// the slot returned last (if it has k columns), and keeps this one (FB-47a).
-  Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs, bool transpose = false, int slot = -1) const;
+  /// the slot returned last (if it has k columns), and keeps this one (FB-47a). `rtol` > 0: a looser relative
+  /// tolerance for this solve than the KSP's own (never a tighter one); 0: the KSP's.
+  Eigen::MatrixXd solve(const Eigen::MatrixXd& rhs, bool transpose = false, int slot = -1, double rtol = 0.0) const;
   /// The owned rows [rowBegin, rowEnd) of A x for the complete augmented vector x (size()): the operator of the
   /// KSP path (dense row slab or self-blocks plus the matrix-free inter-body part, to relative accuracy tol > 0
   /// or the full one). Collective on the matrix-free path.
