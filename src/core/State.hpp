@@ -22,6 +22,9 @@ struct Field {
   /// stored matrix that another solver choice does not keep): a checkpoint restores it at its
   /// stored length, and the model's restore() decides what to keep.
   bool resizable = false;
+  /// A replicated field added in a later version: a checkpoint without it loads with the field empty (the
+  /// model's restore() fills it), and its state hash is checked over the fields it has.
+  bool optional = false;
 
   std::uint64_t globalSize() const { return distributed ? global : data.size(); }
 };

@@ -304,6 +304,7 @@ CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const st
   h5::silenceErrors();
   CheckpointInfo info;
   info.path = path;
+  std::vector<std::string> absent;  // optional fields the file lacks
   std::string error = rankOf(comm_) == 0 ? verifySeal(path) : "";
   broadcast(comm_, error);
   if (!error.empty()) throw CheckpointError(path + ": " + error);
@@ -330,6 +331,11 @@ CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const st
     }
     h5::Handle g(h5::check(H5Gopen2(f, "state", H5P_DEFAULT), "no /state group"));
     for (auto& fld : s.fields) {
+      if (fld.optional && !fld.distributed && H5Lexists(g, fld.name.c_str(), H5P_DEFAULT) <= 0) {
+        fld.data.clear();  // an older version's checkpoint: restore() fills it
+        absent.push_back(fld.name);
+        continue;
+      }
       h5::Handle d(h5::check(H5Dopen2(g, fld.name.c_str(), H5P_DEFAULT), "missing state field " + fld.name));
       if (fld.resizable && !fld.distributed) fld.data.resize(h5::length(d));
       if (h5::length(d) != fld.globalSize())
@@ -355,7 +361,14 @@ CheckpointInfo CheckpointStore::read(const std::string& path, State& s, const st
     if (error.empty()) error = "unreadable on another rank";
     throw CheckpointError(path + ": " + error);
   }
-  const std::uint64_t h = stateHash(s, comm_);
+  // The hash of what the file holds: optional fields it lacks were not part of it.
+  State held = s;
+  held.fields.erase(std::remove_if(held.fields.begin(), held.fields.end(),
+                                   [&](const Field& f) {
+                                     return std::find(absent.begin(), absent.end(), f.name) != absent.end();
+                                   }),
+                    held.fields.end());
+  const std::uint64_t h = stateHash(held, comm_);
   if (h != info.stateHash)
     throw CheckpointError(path + ": state hash mismatch (stored " + hex(info.stateHash) + ", computed " +
                           hex(h) + "): the file is corrupt");

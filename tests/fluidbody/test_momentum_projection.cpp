@@ -1,10 +1,12 @@
 // The momentum map restored after a DEL step (docs/fluidbody.md (FB-29c)): J(q1, p1) = J(q0, p0) exactly, by the
-// least-norm change of the bodies' momenta; the vortices' momenta are not touched.
+// least-norm change of the bodies' momenta; the vortices' momenta are not touched. Whole steps hold the run's
+// reference J once it has drifted by more than kMomentumDrift (FB-29g).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
+#include "DiskGrid.hpp"
 #include "models/fluidbody/FluidBodyModel.hpp"
 
 using namespace kirchhoff::fluidbody;
@@ -75,4 +77,52 @@ TEST(MomentumProjection, AStepThatKeepsJIsNotChanged) {
   const Eigen::VectorXd p = s.p1;
   restoreMomentumMap(s.q0, s.p0, s.q1, s.p1, s.n, s.K, s.rho);
   EXPECT_EQ(s.p1, p);
+}
+
+TEST(MomentumProjection, DriftIsHeldOnlyAboveTheBound) {
+  // (FB-29g): J(q1, p1) within kMomentumDrift max(|J_ref|, sum_j |p_y_j|) of J_ref is left alone (round-off of a whole
+  // step, e.g. an unstable symmetric motion, is not moved around); beyond it J_ref is restored exactly.
+  ProjectionScene s = projectionScene();
+  const Eigen::Vector3d J1 = discreteMomentumMap(s.q1, s.p1, s.n, s.K, s.rho);
+  double bodies = 0.0;
+  for (int j = 0; j < s.n; ++j) bodies += s.p1.segment<2>(3 * j + 1).norm();
+  const double bound = kMomentumDrift * std::max(J1.cwiseAbs().maxCoeff(), bodies);
+  for (int a = 0; a < 3; ++a) {
+    Eigen::Vector3d near = J1, far = J1;
+    near[a] += 0.5 * bound;
+    far[a] += 2.0 * bound;
+    EXPECT_FALSE(momentumMapDrifted(near, s.q1, s.p1, s.n, s.K, s.rho)) << a;
+    EXPECT_TRUE(momentumMapDrifted(far, s.q1, s.p1, s.n, s.K, s.rho)) << a;
+    Eigen::VectorXd p = s.p1;
+    restoreMomentumMap(far, s.q1, p, s.n, s.K, s.rho);
+    EXPECT_LT((discreteMomentumMap(s.q1, p, s.n, s.K, s.rho) - far).cwiseAbs().maxCoeff(), 1e-15 * bodies) << a;
+  }
+}
+
+TEST(MomentumProjection, WholeStepsHoldTheStatesMomentumMap) {
+  // A model step holds the state's momentum_map (FB-29g): 9 moving disks and four vortices whose reference is moved
+  // by 1e-9 come back to it after one step (to round-off), and then stay within the bound for 50 steps.
+  auto m = fluidbody::test::panelModel(fluidbody::test::diskGrid(9, 32));
+  State st = m->initialState();
+  const auto K = std::vector<double>{1.0, -1.0, 1.0, -1.0};
+  auto J = [&](const State& x) {
+    const Eigen::VectorXd q = Eigen::Map<const Eigen::VectorXd>(x.find("q")->data.data(), x.find("q")->data.size());
+    const Eigen::VectorXd p = Eigen::Map<const Eigen::VectorXd>(x.find("p")->data.data(), x.find("p")->data.size());
+    return discreteMomentumMap(q, p, 9, K, 1.0);
+  };
+  const Eigen::Vector3d J0 = J(st);
+  ASSERT_EQ(st["momentum_map"], (std::vector<double>{J0[0], J0[1], J0[2]}));
+  const Eigen::Vector3d target = J0 + Eigen::Vector3d(1e-9, -1e-9, 2e-9);
+  st["momentum_map"] = {target[0], target[1], target[2]};
+  m->step(st);
+  st.step += 1;
+  EXPECT_LT((J(st) - target).cwiseAbs().maxCoeff(), 1e-14 * J0.norm() + 1e-15);
+  double worst = 0.0;
+  for (int k = 0; k < 50; ++k) {
+    m->step(st);
+    st.step += 1;
+    worst = std::max(worst, (J(st) - target).cwiseAbs().maxCoeff());
+  }
+  std::printf("9 disks: |J - J_ref| <= %.2e over 50 steps (|J_ref| %.3f)\n", worst, target.norm());
+  EXPECT_LT(worst, 4.0 * kMomentumDrift * std::max(target.norm(), 10.0));
 }

@@ -128,6 +128,31 @@ TEST(Checkpoint, ResizableFieldIsReadAtItsStoredLength) {
   EXPECT_THROW(store.read(path, fixed, "fluidbody"), CheckpointError);
 }
 
+TEST(Checkpoint, OptionalFieldMissingFromAnOlderCheckpointLoadsEmpty) {
+  // A field added in a later version (fluidbody's momentum_map, (FB-29g)): a checkpoint written without it loads
+  // (its state hash is checked over the fields it holds: counting the absent one would fail it), and the field comes
+  // back empty for the model to fill.
+  const std::string d = freshDir("optional");
+  io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 2);
+  const State older = sampleState(7);
+  const std::string path = store.write(older, "fluidbody", 0.1, 1);
+  State r = layoutOf(older);
+  r.add("momentum_map", {9.0, 9.0, 9.0}).optional = true;
+  store.read(path, r, "fluidbody");
+  EXPECT_TRUE(r["momentum_map"].empty());
+  EXPECT_EQ(r["q"], older.find("q")->data);
+  // Written with the field, it is read back; a required field of the same name would have failed on the older file.
+  State newer = sampleState(8);
+  newer.add("momentum_map", {1.0, -2.0, 3.0}).optional = true;
+  const std::string path2 = store.write(newer, "fluidbody", 0.1, 1);
+  State r2 = layoutOf(newer);
+  store.read(path2, r2, "fluidbody");
+  EXPECT_EQ(r2["momentum_map"], (std::vector<double>{1.0, -2.0, 3.0}));
+  State required = layoutOf(older);
+  required.add("momentum_map", {0.0, 0.0, 0.0});
+  EXPECT_THROW(store.read(path, required, "fluidbody"), CheckpointError);
+}
+
 TEST(Checkpoint, FlippedDataByteFailsTheHashAndFallsBack) {
   const std::string d = freshDir("flip");
   io::CheckpointStore store(MPI_COMM_WORLD, d + "/checkpoints", 2);

@@ -98,7 +98,23 @@ Eigen::Vector3d discreteMomentumMap(const Eigen::VectorXd& q, const Eigen::Vecto
 void restoreMomentumMap(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0, const Eigen::VectorXd& q1,
                         Eigen::VectorXd& p1, int n, const std::vector<double>& K, double rho) {
   if (n == 0) return;
-  Eigen::Vector3d dJ = discreteMomentumMap(q0, p0, n, K, rho) - discreteMomentumMap(q1, p1, n, K, rho);
+  restoreMomentumMap(discreteMomentumMap(q0, p0, n, K, rho), q1, p1, n, K, rho);
+}
+
+bool momentumMapDrifted(const Eigen::Vector3d& Jref, const Eigen::VectorXd& q1, const Eigen::VectorXd& p1, int n,
+                        const std::vector<double>& K, double rho) {
+  double scale = Jref.cwiseAbs().maxCoeff();
+  double bodies = 0.0;
+  for (int j = 0; j < n; ++j) bodies += p1.segment<2>(3 * j + 1).norm();
+  scale = std::max(scale, bodies);
+  const Eigen::Vector3d dJ = discreteMomentumMap(q1, p1, n, K, rho) - Jref;
+  return dJ.cwiseAbs().maxCoeff() > kMomentumDrift * scale;
+}
+
+void restoreMomentumMap(const Eigen::Vector3d& J, const Eigen::VectorXd& q1, Eigen::VectorXd& p1, int n,
+                        const std::vector<double>& K, double rho) {
+  if (n == 0) return;
+  Eigen::Vector3d dJ = J - discreteMomentumMap(q1, p1, n, K, rho);
   // A difference at the round-off of J's own sums is left alone: moving p by it would only add noise, and would
   // break exact symmetries (a translating ellipse far from the origin started to spin by 4e-12 in 1000 steps).
   Eigen::Vector3d sums = Eigen::Vector3d::Zero();
@@ -197,6 +213,11 @@ State FluidBodyModel::initialState() {
       .resizable = true;
   s.add("jacobian_correction_valid", {0.0});
   if (contactState()) s.add("contact", {0.0, 0.0});  // impacts so far, the energy they took (FB-85)
+  // (FB-29g): the run's momentum map, held by every step; older checkpoints lack it (restore() takes J(q, p)).
+  if (n_ > 0) {
+    const Eigen::Vector3d J = discreteMomentumMap(q, p, n_, lagrangian_.circulations(), cfg_.fluidDensity);
+    s.add("momentum_map", {J[0], J[1], J[2]}).optional = true;
+  }
   return s;
 }
 
@@ -208,6 +229,14 @@ void FluidBodyModel::restore(State& s) {
   requireField(s, "fluidbody", "jacobian_correction", {d * d, 0}, why);  // empty: not kept
   if (contactState())
     requireField(s, "fluidbody", "contact", 2, "impacts and their energy loss: contact.law impact in the deck");
+  if (n_ > 0) {
+    requireField(s, "fluidbody", "momentum_map", {3, 0}, "J_x, J_y, J_rot");
+    if (s["momentum_map"].empty()) {  // a checkpoint of an older version: the map it has now (FB-29g)
+      const Eigen::Vector3d J =
+          discreteMomentumMap(vec(s, "q"), vec(s, "p"), n_, lagrangian_.circulations(), cfg_.fluidDensity);
+      s["momentum_map"] = {J[0], J[1], J[2]};
+    }
+  }
   // A correction written by another -del_jacobian mode: the lagged mode refreshes it at the next step,
   // the others do not keep it.
   std::vector<double>& E = s["jacobian_correction"];
@@ -459,6 +488,13 @@ StepReport FluidBodyModel::step(State& s) {
   if (a.subSteps == 1 && a.impacts.empty()) next << q, qprev;
   else next << a.qPrevious, 2.0 * a.qPrevious - a.q1;
   s["q_previous"] = toStd(next);
+  if (n_ > 0) {  // (FB-29g)
+    const std::vector<double>& r = s["momentum_map"];
+    const Eigen::Vector3d Jref(r[0], r[1], r[2]);
+    const auto& K = lagrangian_.circulations();
+    if (momentumMapDrifted(Jref, a.q1, a.p1, n_, K, cfg_.fluidDensity))
+      restoreMomentumMap(Jref, a.q1, a.p1, n_, K, cfg_.fluidDensity);
+  }
   s["q"] = toStd(a.q1);
   s["p"] = toStd(a.p1);
   if (solver_.mode() == integrators::JacobianMode::Lagged && E.rows() == d) {

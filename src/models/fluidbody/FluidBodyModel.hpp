@@ -34,6 +34,17 @@ constexpr double kMomentumRoundoff = 16.0;
 /// at J's round-off: no change.
 void restoreMomentumMap(const Eigen::VectorXd& q0, const Eigen::VectorXd& p0, const Eigen::VectorXd& q1,
                         Eigen::VectorXd& p1, int n, const std::vector<double>& K, double rho);
+/// The same toward a given J (the components of J - J(q1, p1) at J's round-off are left alone).
+void restoreMomentumMap(const Eigen::Vector3d& J, const Eigen::VectorXd& q1, Eigen::VectorXd& p1, int n,
+                        const std::vector<double>& K, double rho);
+
+/// (FB-29g): whole steps keep J to the solver's tolerance, and that adds up over many steps; once J(q, p) has moved
+/// from the run's reference J by more than this times max(|J_ref|, sum_j |p_y_j|) in a component, J_ref is restored.
+constexpr double kMomentumDrift = 1e-13;
+
+/// True when J (of q1, p1) has drifted from Jref by more than (FB-29g) allows.
+bool momentumMapDrifted(const Eigen::Vector3d& Jref, const Eigen::VectorXd& q1, const Eigen::VectorXd& p1, int n,
+                        const std::vector<double>& K, double rho);
 
 /// Bodies from which the DEL solve defaults to -del_jacobian coupled (else lagged).
 constexpr int kCoupledBodies = 12;
