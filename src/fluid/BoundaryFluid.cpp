@@ -734,18 +734,26 @@ void BoundaryFluid::enableRefinement(std::vector<RefinableShape> shapes, const G
 }
 
 bool BoundaryFluid::refineFor(const std::vector<lie::Pose>& poses, const Vortices& vortices, double margin) {
-  // (FB-64)-(FB-66): the plan is a function of the arguments alone, so is the discretization built from it.
-  // Each refined body whose estimate exceeds the tolerance is sharpened (its refined panels halved), up to
-  // kMaxSharpening times, always from no sharpening.
+  // (FB-64)-(FB-66a): the plan is a function of the arguments and the sharpening start alone, so is the
+  // discretization built from it. Each refined body whose estimate exceeds the tolerance is sharpened (its refined
+  // panels halved), up to kMaxSharpening times, from the start (none, or the previous step's, (FB-66a)).
   if (!refinement_) return false;
   const int n = bodyCount();
   const RefinementPlan before = plan_;
   const std::vector<int> sharpenedBefore = sharpening_;
   std::vector<int> s(static_cast<std::size_t>(n), 0);
+  if (sharpeningStart_.size() == s.size())
+    for (int j = 0; j < n; ++j) s[j] = std::clamp(sharpeningStart_[j], 0, GapRefinement::kMaxSharpening);
   Resolution res;
   int worst = -1;  // a body still above the tolerance at the last sharpening
-  for (;;) {
-    const RefinementPlan plan = refinement_->plan(poses, vortices, margin, res, s);
+  for (bool first = true;; first = false) {
+    RefinementPlan plan = refinement_->plan(poses, vortices, margin, res, s);
+    if (first) {  // a body not refined here starts unsharpened (its next refinement starts from none)
+      bool dropped = false;
+      for (int j = 0; j < n; ++j)
+        if (plan[j].empty() && s[j] != 0) s[j] = 0, dropped = true;
+      if (dropped) plan = refinement_->plan(poses, vortices, margin, res, s);
+    }
     if (plan != plan_ || s != sharpening_) {
       plan_ = plan;  // before install: the new system's relaxation follows it (FB-93b)
       sharpening_ = s;
@@ -792,6 +800,7 @@ std::vector<double> BoundaryFluid::estimateErrors(const std::vector<lie::Pose>& 
   // vortex velocities (the rigid densities of the refined bodies, the image density), relative to
   // max |sigma| times the perimeter. Solved at (poses, vortices); the solves leave no guess behind.
   ScopedEvent ev(Phase::FluidEstimate);
+  ++estimates_;
   setConfiguration(poses, vortices);
   const auto* mixed = dynamic_cast<const MixedDiscretization*>(disc_.get());
   std::vector<double> est(static_cast<std::size_t>(bodyCount()), 0.0);

@@ -84,6 +84,8 @@ class BoundaryFluid : public Fluid {
   Resolution resolution() const override { return resolution_; }
   /// Per body how often refineFor halved its refined panels (FB-66); all 0 without refinement.
   const std::vector<int>& sharpening() const { return sharpening_; }
+  void setSharpeningStart(std::vector<int> start) override { sharpeningStart_ = std::move(start); }
+  std::vector<int> sharpeningUsed() const override { return refinement_ ? sharpening_ : std::vector<int>{}; }
   const GapRefinement* refinement() const { return refinement_.get(); }
 
   /// F(q) = 1/2 <A Xi, Xi> + W_G + <M_C, Xi> at the current configuration.
@@ -137,6 +139,8 @@ class BoundaryFluid : public Fluid {
   long relaxedApplications() const { return relaxed_; }
   /// Bordered solves (FB-91), their GMRES iterations and operator applications so far.
   long kirchhoffSolves() const { return kirchhoffSolves_; }
+  /// Error estimates (FB-66) computed so far: one per refineFor, one more per sharpening.
+  long estimates() const { return estimates_; }
   long kirchhoffIterations() const {
     return retired_.kirchhoffIterations + (kirchhoff_ ? kirchhoff_->totalIterations() : 0);
   }
@@ -209,6 +213,7 @@ class BoundaryFluid : public Fluid {
   std::unique_ptr<BoundarySystem> system_;
   std::unique_ptr<KirchhoffSystem> kirchhoff_;    // (FB-91), KSP path, built when first asked for
   long kirchhoffSolves_ = 0;
+  long estimates_ = 0;
   /// The counts of the boundary and bordered systems that a new discretization replaced (the counters run on).
   struct RetiredCounts {
     long iterations = 0, solves = 0, applications = 0;
@@ -252,6 +257,7 @@ class BoundaryFluid : public Fluid {
   std::unique_ptr<GapRefinement> refinement_;
   RefinementPlan plan_;  // of the installed discretization (empty: the base)
   std::vector<int> sharpening_;  // and each body's sharpening (GapRefinement::plan)
+  std::vector<int> sharpeningStart_;  // where refineFor's sharpening starts (FB-66a; empty: none)
   Resolution resolution_;
 };
 

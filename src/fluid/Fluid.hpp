@@ -93,6 +93,11 @@ class Fluid {
   }
   /// The resolution of the current discretization at the configuration of the last refineFor.
   virtual Resolution resolution() const { return {}; }
+  /// (FB-66a): per body, the sharpening the next refineFor starts from (empty: none), and the one the last refineFor
+  /// ended with (empty without refinement). A model that keeps the latter in its state and passes it back keeps
+  /// restarts bitwise.
+  virtual void setSharpeningStart(std::vector<int> /*start*/) {}
+  virtual std::vector<int> sharpeningUsed() const { return {}; }
 };
 
 }  // namespace kirchhoff::fluid

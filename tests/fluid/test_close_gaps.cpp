@@ -170,24 +170,27 @@ TEST(CloseGaps, FarBodiesKeepTheBaseDiscretizationBitwise) {
   EXPECT_EQ(&f->discretization(), before);
 }
 
+/// Smooth bodies with Nystrom nodes, refined toward close neighbours to 1e-8, solved by dense LU.
+std::unique_ptr<BoundaryFluid> curveBodies(const std::vector<SmoothCurve>& curves, const std::vector<int>& nodes) {
+  std::vector<Polygon> outlines;
+  std::vector<RefinableShape> shapes;
+  for (std::size_t j = 0; j < curves.size(); ++j) {
+    outlines.push_back(curveOutline(curves[j], nodes[j]));
+    shapes.push_back(refinableShape(curves[j]));
+  }
+  SolverOptions o;
+  o.solver = PanelSolver::Direct;
+  auto f = std::make_unique<BoundaryFluid>(PETSC_COMM_SELF, outlines, std::make_unique<NystromDiscretization>(curves, nodes),
+                                           1.0, o, "close_test_");
+  f->enableRefinement(shapes, GaussPanelOptions{}, 1e-8);
+  return f;
+}
+
 TEST(CloseGaps, SharpeningHalvesOnlyTheBodiesAboveTheTolerance) {
   // (FB-66): of an ellipse (0.6 x 0.3, 192 nodes) and a disk (radius 0.4, 128 nodes) 0.03 apart off the ellipse's
   // tip, the ellipse needs its panels halved; the disk and two disks 0.01 apart far from them do not, and those
   // keep the plan they have alone, to the node.
-  auto build = [](const std::vector<SmoothCurve>& curves, const std::vector<int>& nodes) {
-    std::vector<Polygon> outlines;
-    std::vector<RefinableShape> shapes;
-    for (std::size_t j = 0; j < curves.size(); ++j) {
-      outlines.push_back(curveOutline(curves[j], nodes[j]));
-      shapes.push_back(refinableShape(curves[j]));
-    }
-    SolverOptions o;
-    o.solver = PanelSolver::Direct;
-    auto f = std::make_unique<BoundaryFluid>(PETSC_COMM_SELF, outlines, std::make_unique<NystromDiscretization>(curves, nodes),
-                                             1.0, o, "close_test_");
-    f->enableRefinement(shapes, GaussPanelOptions{}, 1e-8);
-    return f;
-  };
+  auto build = curveBodies;
   const std::vector<lie::Pose> pair{lie::Pose{0.0, Vec2(10.0, 0.0)}, lie::Pose{0.4, Vec2(11.01, 0.0)}};
   auto alone = build({circleCurve(0.5), circleCurve(0.5)}, {64, 64});
   alone->refineFor(pair, Vortices{}, 0.0);
@@ -203,6 +206,29 @@ TEST(CloseGaps, SharpeningHalvesOnlyTheBodiesAboveTheTolerance) {
   EXPECT_EQ(alone->sharpening(), std::vector<int>({0, 0}));
   for (int j = 0; j < 2; ++j) EXPECT_EQ(four->layout().bodySize(j), alone->layout().bodySize(j)) << "body " << j;
   EXPECT_GT(four->layout().bodySize(0), 64);  // refined toward its neighbour
+}
+
+TEST(CloseGaps, SharpeningStartsFromThePreviousOne) {
+  // (FB-66a): the ellipse and disk 0.03 apart of the test above. From no sharpening the ellipse is halved after a
+  // second estimate; started from the sharpening that ended with, the same discretization (the same estimate, bitwise)
+  // needs one. A body that is no longer refined starts from none again.
+  const std::vector<lie::Pose> close{lie::Pose{0.0, Vec2(0.0, 0.0)}, lie::Pose{0.0, Vec2(0.6 + 0.03 + 0.4, 0.0)}};
+  auto fresh = curveBodies({ellipseCurve(0.6, 0.3), circleCurve(0.4)}, {192, 128});
+  fresh->refineFor(close, Vortices{}, 0.0);
+  ASSERT_EQ(fresh->sharpening(), std::vector<int>({1, 0}));
+  EXPECT_EQ(fresh->estimates(), 2);
+  auto carried = curveBodies({ellipseCurve(0.6, 0.3), circleCurve(0.4)}, {192, 128});
+  carried->setSharpeningStart(fresh->sharpeningUsed());
+  carried->refineFor(close, Vortices{}, 0.0);
+  EXPECT_EQ(carried->estimates(), 1);
+  EXPECT_EQ(carried->sharpening(), std::vector<int>({1, 0}));
+  EXPECT_EQ(carried->resolution().errorEstimate, fresh->resolution().errorEstimate);
+  EXPECT_EQ(carried->resolution().unknowns, fresh->resolution().unknowns);
+  // Apart (beyond the switch distance): nothing refined, and the start it was given is dropped.
+  carried->setSharpeningStart({1, 0});
+  carried->refineFor({close[0], lie::Pose{0.0, Vec2(3.0, 0.0)}}, Vortices{}, 0.0);
+  EXPECT_EQ(carried->sharpening(), std::vector<int>({0, 0}));
+  EXPECT_EQ(carried->resolution().refinedBodies, 0);
 }
 
 /// Errors of the vortex velocity and W_G against the circle theorem (FB-32) for a vortex at distance

@@ -52,6 +52,10 @@ class RecordingFluid : public fluid::Fluid {
     return changes;
   }
   fluid::Resolution resolution() const override { return reported; }
+  std::vector<std::vector<int>> starts;  // setSharpeningStart calls
+  std::vector<int> used;                 // what sharpeningUsed() reports
+  void setSharpeningStart(std::vector<int> start) override { starts.push_back(std::move(start)); }
+  std::vector<int> sharpeningUsed() const override { return used; }
 
  private:
   std::unique_ptr<fluid::Fluid> f_;
@@ -103,6 +107,36 @@ TEST(RefinementWiring, EveryStepRefinesAtItsStartForTwiceTheLastMotion) {
     EXPECT_GE(call.margin, motion(q[static_cast<std::size_t>(k)], q[static_cast<std::size_t>(k) + 1])) << k;
     EXPECT_EQ(call.poses[0].y, Vec2(q[static_cast<std::size_t>(k)].segment<2>(1))) << k;
   }
+}
+
+TEST(RefinementWiring, TheSharpeningIsCarriedInTheStateAndStartsFromNoneEveryTenSteps) {
+  // (FB-66a): each step's refinement starts from the sharpening the previous one ended with (state field
+  // fluid_sharpening), from none at the steps k = 0 mod kSharpeningRetry; a state without the field (an older
+  // checkpoint) starts from none.
+  Scene sc = scene();
+  State s = sc.model->initialState();
+  ASSERT_EQ(sc.fluid->starts.size(), 1u);
+  EXPECT_TRUE(sc.fluid->starts[0].empty());
+  EXPECT_EQ(s["fluid_sharpening"], std::vector<double>({0.0, 0.0}));
+  sc.fluid->used = {2, 1};
+  for (int k = 0; k < 12; ++k) {
+    sc.model->step(s);
+    s.step += 1;
+  }
+  ASSERT_EQ(sc.fluid->starts.size(), 13u);
+  for (int k = 0; k < 12; ++k) {
+    const std::vector<int>& start = sc.fluid->starts[static_cast<std::size_t>(k) + 1];
+    if (k % kSharpeningRetry == 0) EXPECT_TRUE(start.empty()) << k;
+    else EXPECT_EQ(start, std::vector<int>({2, 1})) << k;
+  }
+  EXPECT_EQ(s["fluid_sharpening"], std::vector<double>({2.0, 1.0}));
+  State older = s;
+  older["fluid_sharpening"].clear();
+  sc.model->restore(older);
+  EXPECT_EQ(older["fluid_sharpening"], std::vector<double>({0.0, 0.0}));
+  State carried = s;
+  sc.model->restore(carried);  // the restart's refinement starts where the run was (step 12: 12 mod 10 != 0)
+  EXPECT_EQ(sc.fluid->starts.back(), std::vector<int>({2, 1}));
 }
 
 TEST(RefinementWiring, AStepThatWentFartherIsSolvedAgainOnTheRefinedFluid) {

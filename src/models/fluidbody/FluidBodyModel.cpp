@@ -187,6 +187,7 @@ State FluidBodyModel::initialState() {
   for (int i = 0; i < m_; ++i) q.segment<2>(3 * n_ + 2 * i) = cfg_.vortices[static_cast<std::size_t>(i)].position;
   if (n_ > 0) {  // the fluid resolves the initial configuration (FB-87)
     const Configuration c = lagrangian_.configuration(q);
+    fluid_->setSharpeningStart({});
     fluid_->refineFor(c.poses, c.vortices, 0.0);
   }
   const Eigen::VectorXd p = lagrangian_.legendre(q, Xi);
@@ -217,6 +218,7 @@ State FluidBodyModel::initialState() {
   if (n_ > 0) {
     const Eigen::Vector3d J = discreteMomentumMap(q, p, n_, lagrangian_.circulations(), cfg_.fluidDensity);
     s.add("momentum_map", {J[0], J[1], J[2]}).optional = true;
+    s.add("fluid_sharpening", sharpeningField()).optional = true;  // (FB-66a)
   }
   return s;
 }
@@ -236,6 +238,9 @@ void FluidBodyModel::restore(State& s) {
           discreteMomentumMap(vec(s, "q"), vec(s, "p"), n_, lagrangian_.circulations(), cfg_.fluidDensity);
       s["momentum_map"] = {J[0], J[1], J[2]};
     }
+    requireField(s, "fluidbody", "fluid_sharpening", {static_cast<std::size_t>(n_), 0}, "halvings per body");
+    if (s["fluid_sharpening"].empty()) s["fluid_sharpening"].assign(static_cast<std::size_t>(n_), 0.0);  // older
+    fluid_->setSharpeningStart(sharpeningStart(s));
   }
   // A correction written by another -del_jacobian mode: the lagged mode refreshes it at the next step,
   // the others do not keep it.
@@ -301,6 +306,22 @@ double FluidBodyModel::largestMotion(const Eigen::VectorXd& q0, const Eigen::Vec
                         reach_[static_cast<std::size_t>(j)] * std::abs(q1[3 * j] - q0[3 * j]));
   for (int i = 0; i < m_; ++i) d = std::max(d, (q1.segment<2>(3 * n_ + 2 * i) - q0.segment<2>(3 * n_ + 2 * i)).norm());
   return d;
+}
+
+std::vector<double> FluidBodyModel::sharpeningField() const {
+  const std::vector<int> used = fluid_->sharpeningUsed();
+  std::vector<double> f(static_cast<std::size_t>(n_), 0.0);
+  if (used.size() == f.size()) std::copy(used.begin(), used.end(), f.begin());
+  return f;
+}
+
+std::vector<int> FluidBodyModel::sharpeningStart(const State& s) const {
+  // (FB-66a): the step's state's sharpening, none every kSharpeningRetry steps.
+  if (s.step % kSharpeningRetry == 0) return {};
+  const std::vector<double>& f = s.find("fluid_sharpening")->data;
+  std::vector<int> start(f.size());
+  for (std::size_t j = 0; j < f.size(); ++j) start[j] = static_cast<int>(f[j]);
+  return start;
 }
 
 bool FluidBodyModel::refine(const Eigen::VectorXd& q, double margin, std::int64_t step) {
@@ -467,6 +488,7 @@ StepReport FluidBodyModel::step(State& s) {
   // (FB-87): the fluid resolves every configuration within the margin of q_k; a step that went
   // farther is solved again on the discretization refined for its reach.
   const double margin = kMarginSafety * largestMotion(qprev, q);
+  if (n_ > 0) fluid_->setSharpeningStart(sharpeningStart(s));  // (FB-66a)
   refine(q, margin, s.step);
   const Eigen::MatrixXd E0 = E;
   // (FB-95): quadratic extrapolation through q_k, q_k-1, q_k-2 (linear without q_k-2).
@@ -497,6 +519,7 @@ StepReport FluidBodyModel::step(State& s) {
   }
   s["q"] = toStd(a.q1);
   s["p"] = toStd(a.p1);
+  if (n_ > 0) s["fluid_sharpening"] = sharpeningField();
   if (solver_.mode() == integrators::JacobianMode::Lagged && E.rows() == d) {
     s["jacobian_correction"].assign(E.data(), E.data() + E.size());
     // An impact changes the velocities, and E with them: the next step refreshes it.

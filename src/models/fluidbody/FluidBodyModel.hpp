@@ -46,6 +46,10 @@ constexpr double kMomentumDrift = 1e-13;
 bool momentumMapDrifted(const Eigen::Vector3d& Jref, const Eigen::VectorXd& q1, const Eigen::VectorXd& p1, int n,
                         const std::vector<double>& K, double rho);
 
+/// (FB-66a): the fluid's refinement starts from the previous step's sharpening, and from none every this many steps
+/// (so that a body whose neighbour has left is unsharpened again).
+constexpr int kSharpeningRetry = 10;
+
 /// Bodies from which the DEL solve defaults to -del_jacobian coupled (else lagged).
 constexpr int kCoupledBodies = 12;
 
@@ -122,6 +126,9 @@ class FluidBodyModel : public Model {
   /// Stops (with a checkpoint of `step`) if the fluid's error estimate exceeds its tolerance.
   void checkResolution(std::int64_t step) const;
   bool contactState() const { return static_cast<bool>(impact_); }
+  /// (FB-66a): the fluid's sharpening as a state field, and the start it gives the step of state s.
+  std::vector<double> sharpeningField() const;
+  std::vector<int> sharpeningStart(const State& s) const;
   FluidBodyConfig cfg_;
   std::unique_ptr<fluid::Fluid> fluid_;
   MidpointLagrangian lagrangian_;
