@@ -320,7 +320,8 @@ std::vector<int> FluidBodyModel::sharpeningStart(const State& s) const {
   if (s.step % kSharpeningRetry == 0) return {};
   const std::vector<double>& f = s.find("fluid_sharpening")->data;
   std::vector<int> start(f.size());
-  for (std::size_t j = 0; j < f.size(); ++j) start[j] = static_cast<int>(f[j]);
+  for (std::size_t j = 0; j < f.size(); ++j)  // a count; anything else (a damaged field) counts as none
+    start[j] = f[j] >= 1.0 && f[j] <= 64.0 ? static_cast<int>(f[j]) : 0;
   return start;
 }
 
