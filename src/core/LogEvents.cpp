@@ -8,10 +8,10 @@ namespace kirchhoff {
 
 namespace {
 
-constexpr std::array<const char*, 16> kEventNames = {
+constexpr std::array<const char*, 17> kEventNames = {
     "PanelAssembly",   "PanelFactor", "PanelSolve",   "PanelGradient",  "PanelNearField", "PanelMultipole", "VortexNearField",
     "VortexMultipole", "DELResidual", "DELJacobian", "IOCheckpoint", "IOInvariantLog", "IOSnapshot", "KirchhoffSolve",
-    "PanelPairFactor", "FluidEstimate"};
+    "PanelPairFactor", "FluidEstimate", "PanelPairApply"};
 
 PetscBool petscUp() {
   PetscBool up = PETSC_FALSE;

@@ -24,6 +24,7 @@ enum class Phase {
   KirchhoffSolve, ///< the bordered Kirchhoff tensor solve of the coupled Newton direction (FB-91)
   PanelPairFactor,  ///< close-pair preconditioner blocks: assembly and factorization (FB-96)
   FluidEstimate,    ///< the refined bodies' error estimate and its solves (FB-66)
+  PanelPairApply,   ///< close-pair preconditioner blocks: the LU solves of each application (FB-96)
 };
 
 /// The PETSc event of a phase, registered on first use (PETSc must be initialized).

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "core/LogEvents.hpp"
+
 namespace kirchhoff::fluid {
 
 std::vector<BodyPair> closePairs(const std::vector<lie::Pose>& poses, const std::vector<double>& radii,
@@ -57,6 +59,8 @@ std::vector<int> PairBlocks::pairedFirsts() const {
 }
 
 void PairBlocks::apply(const double* x, int xBase, double* y, int yBase, bool transpose) const {
+  if (pairs_.empty()) return;
+  ScopedEvent ev(Phase::PanelPairApply);
   Eigen::VectorXd X, Z;
   for (const Factored& f : pairs_) {
     const int m = static_cast<int>(f.index.size());
