@@ -112,7 +112,10 @@ def checkpoint_step(path):
 
 
 def binary_version(a):
-    out = subprocess.run([os.path.join(a.bin, "kirchhoff-fluidbody"), "--version"], capture_output=True, text=True)
+    try:
+        out = subprocess.run([os.path.join(a.bin, "kirchhoff-fluidbody"), "--version"], capture_output=True, text=True)
+    except OSError:
+        return "unknown"
     m = re.search(r"git ([0-9a-f]+)", out.stdout)
     return m.group(1) if m else "unknown"
 
