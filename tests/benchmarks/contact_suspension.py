@@ -103,7 +103,7 @@ def analyse(outdir, seconds=None, steps_run=None):
 RELAY_DECK = os.path.join(SOURCE, "input", "fluidbody_contact_suspension.yaml")
 RELAY_SETTINGS = ["--set", "output.checkpoint_interval=10", "--set", "output.progress_interval=10"]
 SEGMENT_FIELDS = ["first_step", "last_step", "t_end", "binary", "max_abs_dE", "final_dE", "max_dJ", "max_estimate",
-                  "min_gap", "min_gap_step", "impacts", "substeps", "max_unknowns", "wall_s", "recorded"]
+                  "min_gap", "min_gap_step", "impacts", "substeps", "max_unknowns", "wall_s", "recorded", "exit"]
 
 
 def checkpoint_step(path):
@@ -140,7 +140,7 @@ def relay_run(a):
     return run(a, RELAY_DECK, extra)
 
 
-def relay_record(a, seconds=None):
+def relay_record(a, seconds=None, rc=None):
     """Appends OUTDIR's rows after the relay's last step, up to OUTDIR's newest checkpoint, as one segment, and
     copies that checkpoint to the relay. The invariants of t = 0 come from reference.json (written from a run
     that starts at t = 0)."""
@@ -180,7 +180,8 @@ def relay_record(a, seconds=None):
            "max_estimate": f"{col['fluid_error_estimate'][m].max():.3e}", "min_gap": f"{gap.min():.4e}",
            "min_gap_step": int(step[m][np.argmin(gap)]), "impacts": int(col["impacts"][m][-1]),
            "substeps": int(col["contact_substeps"][m].sum()), "max_unknowns": int(col["fluid_unknowns"][m].max()),
-           "wall_s": f"{seconds:.0f}" if seconds else "", "recorded": time.strftime("%Y-%m-%d %H:%M")}
+           "wall_s": f"{seconds:.0f}" if seconds else "", "recorded": time.strftime("%Y-%m-%d %H:%M"),
+           "exit": "" if rc is None else rc}
     path = os.path.join(a.relay, "segments.csv")
     new = not os.path.exists(path)
     with open(path, "a", newline="") as f:
@@ -238,7 +239,7 @@ def main():
         ap.error("OUTDIR is needed")
     if a.relay:
         rc, seconds = (0, None) if a.record_only else relay_run(a)
-        relay_record(a, seconds)
+        relay_record(a, seconds, None if a.record_only else rc)  # 75: stopped with a checkpoint (wall, signal)
         analyse(a.outdir)
         return rc
     if a.quick:

@@ -57,7 +57,7 @@ def record(relay, d):
     a = argparse.Namespace(relay=relay, outdir=d, bin=os.path.join(relay, "no-binary"))
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        cs.relay_record(a, 12.0)
+        cs.relay_record(a, 12.0, 75)
     return out.getvalue()
 
 
@@ -86,6 +86,7 @@ class Relay(unittest.TestCase):
         self.assertAlmostEqual(float(r["max_dJ"]), 5e-13, delta=1e-15)
         self.assertAlmostEqual(float(r["max_abs_dE"]), 2e-8, delta=1e-11)
         self.assertEqual(r["binary"], "unknown")
+        self.assertEqual(r["exit"], "75")
         with open(os.path.join(self.relay, "checkpoint.h5")) as f:
             self.assertEqual(f.read(), "ck20")
         # Segment 2: a new log from step 20 (as --restart CHECKPOINT --new-log writes it) to 40, checkpoint 40; its
