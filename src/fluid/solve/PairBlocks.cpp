@@ -46,6 +46,7 @@ void PairBlocks::set(const std::vector<BodyPair>& pairs, const std::vector<int>&
     if (!mine) continue;
     reachesOut_ = reachesOut_ || std::any_of(f.index.begin(), f.index.end(), [&](int i) { return i < lo || i >= hi; });
     f.lu.compute(assemble(p));
+    f.factorsT = f.lu.matrixLU().transpose();
     f.first[0] = first[p.j];
     f.first[1] = first[p.k];
     pairs_.push_back(std::move(f));
@@ -66,10 +67,13 @@ void PairBlocks::apply(const double* x, int xBase, double* y, int yBase, bool tr
     const int m = static_cast<int>(f.index.size());
     X.resize(m);
     for (int i = 0; i < m; ++i) X[i] = x[f.index[i] - xBase];
-    if (transpose)
-      Z = f.lu.transpose().solve(X);
-    else
+    if (transpose) {  // A^T = U^T L^T P: z = P^T L^-T U^-T x
+      f.factorsT.triangularView<Eigen::Lower>().solveInPlace(X);
+      f.factorsT.triangularView<Eigen::UnitUpper>().solveInPlace(X);
+      Z = f.lu.permutationP().transpose() * X;
+    } else {
       Z = f.lu.solve(X);
+    }
     for (int i = 0; i < m; ++i)
       if (f.index[i] >= lo_ && f.index[i] < hi_) y[f.index[i] - yBase] = Z[i];
   }
