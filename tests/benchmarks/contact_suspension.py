@@ -185,7 +185,7 @@ def relay_record(a, seconds=None, rc=None):
     path = os.path.join(a.relay, "segments.csv")
     new = not os.path.exists(path)
     with open(path, "a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SEGMENT_FIELDS)
+        w = csv.DictWriter(f, fieldnames=SEGMENT_FIELDS, lineterminator="\n")
         if new:
             w.writeheader()
         w.writerow(row)
